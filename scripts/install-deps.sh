@@ -1,0 +1,50 @@
+#!/bin/sh
+# Install the Debian packages the project needs, idempotently: packages
+# that are already installed (at the pinned version, where one is
+# pinned) cost one dpkg-query and nothing else.
+#
+# Usage: scripts/install-deps.sh [LIST-FILE...]
+# With no argument, reads scripts/packages.txt, kernel/packages.txt (if
+# present) and the upstream source packages pinned in upstream.conf.
+
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/upstream.conf"
+
+if [ $# -eq 0 ]; then
+  set -- "$top/scripts/packages.txt"
+  [ -f "$top/kernel/packages.txt" ] && set -- "$@" "$top/kernel/packages.txt"
+fi
+
+wanted="$GLIBC_DEB_PACKAGE=$GLIBC_DEB_VERSION $LINUX_DEB_PACKAGE=$LINUX_DEB_VERSION"
+for list in "$@"; do
+  wanted="$wanted $(sed -e 's/#.*//' "$list" | tr -s ' \t' '\n\n')"
+done
+
+missing=
+for spec in $wanted; do
+  pkg=${spec%%=*}
+  want=
+  [ "$pkg" = "$spec" ] || want=${spec#*=}
+  have=$(dpkg-query -W -f '${db:Status-Status} ${Version}' "$pkg" 2>/dev/null || true)
+  case "$have" in
+    "installed $want"|"installed $want"*)
+      [ -z "$want" ] || [ "$have" = "installed $want" ] || missing="$missing $spec" ;;
+    *) missing="$missing $spec" ;;
+  esac
+done
+
+if [ -z "$missing" ]; then
+  echo "install-deps: all packages present"
+  exit 0
+fi
+
+echo "install-deps: installing:$missing"
+if [ "$(id -u)" != 0 ]; then
+  echo "install-deps: not root; install these packages and rerun" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $missing

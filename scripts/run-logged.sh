@@ -1,0 +1,33 @@
+#!/bin/sh
+# Usage: scripts/run-logged.sh LOG LABEL COMMAND...
+# Run COMMAND with its whole output in LOG, printing a progress line
+# every 30 seconds and, for glibc's make, each subdirectory it enters.
+# On failure, show the last lines of LOG.  Exits with COMMAND's status.
+
+set -u
+log=$1 label=$2
+shift 2
+mkdir -p "$(dirname "$log")"
+start=$(date +%s)
+echo "$label: started, log in $log"
+"$@" > "$log" 2>&1 &
+pid=$!
+last=
+while kill -0 "$pid" 2>/dev/null; do
+  sleep 30
+  kill -0 "$pid" 2>/dev/null || break
+  here=$(grep -o 'Entering directory .[^'"'"']*' "$log" 2>/dev/null | tail -1 \
+         | sed -e 's|.*/src/||' -e 's|.*/||')
+  [ "$here" = "$last" ] && here=
+  [ -z "$here" ] || last=$here
+  echo "$label: $(( $(date +%s) - start ))s${here:+, in $here}"
+done
+wait "$pid"
+status=$?
+if [ "$status" -ne 0 ]; then
+  echo "$label: FAILED (exit $status) after $(( $(date +%s) - start ))s; end of $log:" >&2
+  tail -n 40 "$log" >&2
+else
+  echo "$label: done in $(( $(date +%s) - start ))s"
+fi
+exit "$status"
