@@ -1,20 +1,21 @@
 #!/bin/sh
-# Usage: scripts/check-glibc-subset.sh OBJDIR SUBDIR MODE TUNABLES XFAIL-LIST RESULTS JOBS
+# Usage: scripts/check-glibc-subset.sh OBJDIR SUBDIR MODE TUNABLES XFAIL-LIST RESULTS JOBS [TEST...]
 #
 # Run glibc's tests of SUBDIR (e.g. nptl) in OBJDIR with GLIBC_TUNABLES set
-# to TUNABLES (empty: glibc's defaults) and write RESULTS/MODE.sum.  Every
-# test reruns (the previous outputs are removed first).  A test named in
-# XFAIL-LIST (one name per line, `#' comments: the tests that fail on the
-# unmodified base on this kind of machine, with the reason) that fails is
-# recorded as XFAIL; one that passes as XPASS, so the list cannot go stale.
+# to TUNABLES (empty: glibc's defaults) and write RESULTS/MODE.sum: all of
+# them (`make subdirs=SUBDIR check'), or only the TESTs named.  Every test
+# reruns (its previous output is removed first).  A test named in
+# XFAIL-LIST (one name per line, `#' comments, with the reason it fails)
+# that fails is recorded as XFAIL; one that passes as XPASS, so the list
+# cannot go stale.
 
 set -u
 objdir=$1 subdir=$2 mode=$3 tunables=$4 xfail_list=$5 results=$6 jobs=$7
+shift 7
 top=$(cd "$(dirname "$0")/.." && pwd)
-log=$objdir/../logs/check-$mode.log
+log=$(dirname "$objdir")/logs/check-$mode.log
+srcdir=$(sed -n 's/^srcdir = //p' "$objdir/Makefile")
 
-rm -f "$objdir/$subdir"/*.out "$objdir/$subdir"/*.test-result \
-      "$objdir/$subdir/subdir-tests.sum"
 label="check $mode${tunables:+ (GLIBC_TUNABLES=$tunables)}"
 if [ -n "$tunables" ]; then
   GLIBC_TUNABLES=$tunables
@@ -25,14 +26,40 @@ fi
 # The tests run on a shared, busy machine: give their watchdogs room.
 TIMEOUTFACTOR=${TIMEOUTFACTOR:-4}
 export TIMEOUTFACTOR
-# glibc's check exits non-zero when any test fails; the verdict is ours.
-"$top/scripts/run-logged.sh" "$log" "$label" \
-  make -C "$objdir" -k -j"$jobs" MAKEINFO=: subdirs="$subdir" check || true
 
-sum=$objdir/$subdir/subdir-tests.sum
+# glibc's make exits non-zero when any test fails; the verdict is ours.
+sum=$results/$mode.raw
+if [ $# -eq 0 ]; then
+  rm -f "$objdir/$subdir"/*.out "$objdir/$subdir"/*.test-result \
+	"$objdir/$subdir/subdir-tests.sum"
+  "$top/scripts/run-logged.sh" "$log" "$label" \
+    make -C "$objdir" -k -j"$jobs" MAKEINFO=: subdirs="$subdir" check || true
+  cp "$objdir/$subdir/subdir-tests.sum" "$sum" 2>/dev/null || : > "$sum"
+else
+  outs=
+  for t in "$@"; do
+    rm -f "$objdir/$subdir/$t.out" "$objdir/$subdir/$t.test-result"
+    outs="$outs $objdir/$subdir/$t.out"
+  done
+  # shellcheck disable=SC2086
+  "$top/scripts/run-logged.sh" "$log" "$label: $# tests" \
+    make -r -C "$srcdir/$subdir" ..=../ objdir="$objdir" subdir="$subdir" \
+      -k -j"$jobs" MAKEINFO=: $outs || true
+  : > "$sum"
+  for t in "$@"; do
+    if [ -f "$objdir/$subdir/$t.test-result" ]; then
+      head -n 1 "$objdir/$subdir/$t.test-result" >> "$sum"
+    else
+      echo "ERROR: $subdir/$t" >> "$sum"
+    fi
+  done
+fi
+
 if [ ! -s "$sum" ]; then
-  echo "ERROR: $mode: no results in $sum (see $log)" > "$results/$mode.sum"
+  echo "ERROR: $mode: no results (see $log)" > "$results/$mode.sum"
+  rm -f "$sum"
   exit 1
 fi
 awk -f "$top/scripts/mark-expected-failures.awk" "$xfail_list" "$sum" \
   > "$results/$mode.sum"
+rm -f "$sum"
