@@ -1,0 +1,82 @@
+/* Throughput-optimized (TP) mutex: configuration and kernel probe.
+   Copyright (C) 2026 Free Software Foundation, Inc.
+   This file is part of the GNU C Library.
+
+   The GNU C Library is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   The GNU C Library is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with the GNU C Library; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#include <stdint.h>
+#include <pthreadP.h>
+#include <atomic.h>
+#include <tp-futex.h>
+
+#if HAVE_TUNABLES
+# define TUNABLE_NAMESPACE pthread
+# include <elf/dl-tunables.h>
+#endif
+
+/* The defaults here must match sysdeps/nptl/dl-tunables.list.  */
+struct pthread_mutex_tp_config __pthread_mutex_tp_config =
+{
+  .default_protocol = PTHREAD_PRIO_NONE,
+  .spin_count = 200,
+  .handoff_us = 5000,
+  .force_userspace = 0,
+};
+
+int __pthread_mutex_tp_kernel;
+
+unsigned long int __pthread_mutex_tp_counters[TP_STAT_COUNT];
+
+bool
+__pthread_mutex_tp_probe (void)
+{
+  int k = -1;
+  if (!__pthread_mutex_tp_config.force_userspace && tp_futex_kernel_probe ())
+    k = 1;
+  /* Relaxed MO: see tp_use_kernel.  */
+  atomic_store_relaxed (&__pthread_mutex_tp_kernel, k);
+  return k > 0;
+}
+
+void
+__pthread_mutex_tp_tunables_init (void)
+{
+#if HAVE_TUNABLES
+  /* The tunables framework has already rejected values outside the
+     ranges in dl-tunables.list (the default is kept then).  Of the
+     protocol values, only "none" and "throughput" are accepted.  */
+  int32_t protocol = TUNABLE_GET (mutex_protocol, int32_t, NULL);
+  if (protocol == PTHREAD_PRIO_NONE || protocol == PTHREAD_THROUGHPUT_NP)
+    __pthread_mutex_tp_config.default_protocol = protocol;
+  __pthread_mutex_tp_config.spin_count
+    = TUNABLE_GET (mutex_tp_spin_count, int32_t, NULL);
+  __pthread_mutex_tp_config.handoff_us
+    = TUNABLE_GET (mutex_tp_handoff_us, int32_t, NULL);
+  __pthread_mutex_tp_config.force_userspace
+    = TUNABLE_GET (mutex_tp_userspace, int32_t, NULL);
+#endif
+}
+
+int
+__pthread_mutex_tp_stats (unsigned long int *out, int n)
+{
+  if (n > TP_STAT_COUNT)
+    n = TP_STAT_COUNT;
+  for (int i = 0; i < n; i++)
+    out[i] = (i == TP_STAT_KERNEL_MODE
+	      ? tp_use_kernel ()
+	      : atomic_load_relaxed (&__pthread_mutex_tp_counters[i]));
+  return n;
+}

@@ -1,0 +1,629 @@
+/* Throughput-optimized (TP) mutex: the common lock operation.
+   Copyright (C) 2026 Free Software Foundation, Inc.
+   This file is part of the GNU C Library.
+
+   The GNU C Library is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   The GNU C Library is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with the GNU C Library; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#include <errno.h>
+#include <stdint.h>
+#include <time.h>
+#include <pthreadP.h>
+#include <atomic.h>
+#include <futex-internal.h>
+#include <tp-futex.h>
+#include <stap-probe.h>
+
+/* A mutex whose __kind has PTHREAD_MUTEX_THROUGHPUT_NP set (protocol
+   PTHREAD_THROUGHPUT_NP) is a TP mutex.  The lock and unlock fast paths
+   of pthread_mutex_lock.c and pthread_mutex_unlock.c see a kind bit that
+   is not a plain type and take their out-of-line branch, where one
+   dispatch line sends TP mutexes to __pthread_mutex_tp_lock (or
+   __pthread_mutex_tp_cond_lock for the condition variable's relock) and
+   __pthread_mutex_tp_unlock, before __pthread_mutex_lock_full and its
+   prologue.  Trylock dispatches in the default case of its switch and
+   clocklock at the top of __pthread_mutex_clocklock_common.
+
+   Guarantees
+   ----------
+   G1  Mutual exclusion, for every type (normal, recursive, errorcheck,
+       adaptive), robust or not, process-private or process-shared.
+   G2  Throughput: a lock that comes free may be taken by whichever thread
+       gets there first (lock stealing): by a thread arriving on the fast
+       path, by a spinning thread, or by a woken waiter.  No FIFO order.
+   G3  Bounded starvation: a thread that has waited longer than the
+       hand-off threshold (tunable glibc.pthread.mutex_tp_handoff_us,
+       default 5000 us) registers as the hand-off requester; the next
+       unlock that enters its slow path transfers ownership directly to
+       it, so no thread can take the lock in between.  One requester at
+       a time; other starving waiters register after it is served.
+   G4  Robust mutexes: the death of the owner is reported as EOWNERDEAD
+       to exactly one later locker, through the kernel's robust list;
+       no waiter sleeps forever on a dead owner (see I6).
+   G5  The word has the layout of the TP futex UAPI, so with a kernel
+       that has FUTEX_LOCK/FUTEX_UNLOCK (probed once, see
+       pthread_mutex_tp_conf.c) the same mutex is served by the kernel
+       instead of the user-space protocol below.
+
+   The futex word (__lock)
+   -----------------------
+     bits 0..29  FUTEX_TID_MASK    TID of the owner, 0 if free
+     bit  30     FUTEX_OWNER_DIED  the owner died (set by the kernel)
+     bit  31     FUTEX_WAITERS     a waiter may be asleep in the kernel
+   In the user-space protocol OWNER_DIED is only ever set together with a
+   zero TID: we clear it when we take such a word (the kernel path clears
+   it right after FUTEX_LOCK returns).
+
+   The hand-off word (the 32 bits at __spins; see tp_handoff_word)
+   ---------------------------------------------------------------
+     bits 0..29  TID of the registered hand-off requester, 0 if none
+     bit  31     TP_HANDOFF_GRANTED  an unlocker has committed to transfer
+                 ownership to the requester
+   Used only by the user-space protocol.  Other fields: __owner is the
+   owner's TID while locked (or the robust markers), __count the
+   recursion depth while locked (1 for the non-recursive types too, so
+   that unlock needs no type test), __nusers as for every mutex, __list
+   the robust list linkage.  A TP mutex uses nothing else.
+
+   States of the word (user-space protocol; T = some TID, t = caller)
+   ------------------------------------------------------------------
+     0        free
+     T        owned by T, nobody sleeps
+     T|W      owned by T, waiters may sleep (unlock must enter U1/U2)
+     OD|[W]   free, previous owner died (robust only); next taker gets
+              EOWNERDEAD
+
+   Transitions
+     T0  0 -> t               fast path CAS (lock, trylock)
+     T1  0|[OD|W] -> t|[W]    spinner takes a free word (keeps W)
+     T2  0|[OD|W] -> t|W      woken waiter takes a free word; it sets W
+                              because other waiters may still sleep
+     T3  T -> T|W             waiter announces itself before FUTEX_WAIT
+     U0  t -> 0               unlock fast path CAS
+     U1  t|W -> 0             unlock slow path exchange, then FUTEX_WAKE 1
+     U2  t|W -> r|W           hand-off: ownership goes to the requester r,
+                              then FUTEX_WAKE all (r must not miss it)
+     K   T|[W] -> OD|[W]      the kernel's robust-list handling on T's
+                              death; if W was set it issues one FUTEX_WAKE
+   Hand-off word transitions
+     H1  0 -> r               a waiter past the threshold registers
+     H2  r -> 0               the requester withdraws (timeout); fails if
+                              H3 happened first
+     H3  r -> r|GRANTED       an unlocker in its slow path commits to U2
+     H4  r|[GRANTED] -> 0     the requester, once it owns the lock (CAS:
+                              the entry may meanwhile be someone else's)
+     H5  r|[GRANTED] -> 0     an unlocker drops a stale registration (I8)
+
+   Invariants
+   ----------
+   I1  Only the owner writes a TID into the word other than through
+       T0/T1/T2 on a word whose TID is 0; T3 only adds W.  Hence a word
+       holding the caller's TID means the caller owns the mutex.
+   I2  W is set whenever a thread may be blocked in FUTEX_WAIT on the
+       word: a waiter sleeps only with the expected value v|W (T3 first),
+       so a release that does not see W (U0) cannot strand a sleeper;
+       U1 clears W but wakes one waiter, which sets W again (T2).
+   I3  At most one requester: H1 is a CAS from 0.  A thread never
+       registers while it owns the mutex (self-deadlock of a normal
+       mutex), so a grant never targets the owner.
+   I4  After H3 succeeds the granting unlocker performs U2 (it owns the
+       mutex, so nothing else can change the TID bits).  After H2
+       succeeds no unlocker performs U2 for that registration.  So a
+       requester that times out either withdraws cleanly or waits for the
+       grant it can no longer refuse and returns success.
+   I5  U2 wakes all waiters: the kernel does not let us choose which
+       waiter FUTEX_WAKE 1 would wake.  Hand-off happens at most once per
+       threshold per requester, so the thundering herd is bounded.
+   I6  Owner death (K) with waiters wakes one waiter; it finds TID 0 with
+       OD set, takes the word (T2, EOWNERDEAD) and eventually releases it
+       with U1 or U2, which wakes the next one; a sleeping requester is
+       therefore woken at the latest by that grant or release.  Every
+       waiter of a robust mutex waits with a shared futex, because the
+       kernel's wake is shared.
+   I8  A registration can outlive its requester: in the child after
+       fork (the requester was another thread of the parent), or if the
+       requester's process died (process-shared mutex), or if a granting
+       unlocker's process died between H3 and U2.  An owner that sees a
+       registration in its release therefore checks it (H5): a GRANTED
+       one is always stale (a live requester clears H before it returns
+       from the lock, H4, so before the current owner could get the
+       lock), and one whose thread no longer exists (tgkill/tkill with
+       signal 0 fails with ESRCH) is stale.  It drops it and releases
+       normally (U1).  A requester whose registration was dropped while
+       it waits for its grant accepts a free word as well (tp_withdraw).
+       Limitation: for a robust mutex created process-private, the check
+       cannot tell the parent's threads from the child's and a stale
+       registration survives in the child after fork.
+   I7  A registered requester that does not get woken (it may be the
+       one FUTEX_WAKE 1 skipped) is still served: U1/U2 are taken by every
+       unlock while W is set, and W stays set while the requester sleeps
+       (I2); a non-requester bounds its sleep by its hand-off deadline so
+       that it gets to register.
+
+   Memory order
+   ------------
+   - T0, T1, T2 CAS with acquire MO: pairs with the release MO of U0, U1
+     or U2 of the previous owner, so the critical sections are ordered.
+   - U0 CAS and U1 exchange with release MO: pair with T0/T1/T2.
+   - U2 CAS with release MO: pairs with the acquire load of the word by
+     the requester in its wait loop (tp_lock_user_sleep / tp_withdraw).
+   - T3 CAS relaxed: it publishes nothing; FUTEX_WAIT re-checks the value
+     atomically with queueing, and the kernel orders FUTEX_WAKE after the
+     unlocker's store (the usual futex argument, as for lll_lock).
+   - H1..H4 relaxed: the hand-off word carries no data; the only ordering
+     needed is that of the ownership transfer itself, which U2 (release)
+     and the requester's acquire load of the word provide.  H2 and H3 are
+     read-modify-writes of the same location, so exactly one of them
+     succeeds whatever the memory order (I4).
+   - The kernel path: FUTEX_LOCK stores our TID with a full barrier; we
+     still issue an acquire fence after it returns so that the pairing
+     with the previous owner's release (U0 CAS or FUTEX_UNLOCK) is
+     explicit.
+   - __owner, __count and __nusers are only written by the owner while it
+     owns the mutex; their accesses are ordered by the word.  The robust
+     markers in __owner (INCONSISTENT, NOTRECOVERABLE) are written before
+     the releasing U0/U1/U2 and read after T0/T1/T2.
+
+   Lock order: none; a TP mutex operation takes no other lock.  */
+
+/* Returned by tp_lock_slow when a recursive mutex was relocked.  */
+#define TP_RELOCKED (-1)
+
+static inline int64_t
+tp_ns (const struct __timespec64 *ts)
+{
+  if (ts->tv_sec >= INT64_MAX / 1000000000 - 1)
+    return INT64_MAX;
+  return ts->tv_sec * INT64_C (1000000000) + ts->tv_nsec;
+}
+
+static inline int64_t
+tp_now_ns (clockid_t clockid)
+{
+  struct __timespec64 ts;
+  __clock_gettime64 (clockid, &ts);
+  return tp_ns (&ts);
+}
+
+/* The caller's T0 failed: handle a mutex the caller already owns.
+   Returns TP_RELOCKED, EAGAIN, EDEADLK, or 0 to go on locking (normal and
+   adaptive mutexes deadlock, as POSIX requires for PTHREAD_MUTEX_NORMAL;
+   a timed lock then times out).  */
+static int
+tp_lock_owned (pthread_mutex_t *mutex, int kind, pid_t tid)
+{
+  /* Relaxed MO: by I1 the word can only hold our TID if we stored it.  */
+  unsigned int v = atomic_load_relaxed (tp_word (mutex));
+  if ((v & FUTEX_TID_MASK) != (unsigned int) tid)
+    return 0;
+  switch (kind & PTHREAD_MUTEX_KIND_MASK_NP)
+    {
+    case PTHREAD_MUTEX_RECURSIVE_NP:
+      if (__glibc_unlikely (mutex->__data.__count + 1 == 0))
+	return EAGAIN;
+      ++mutex->__data.__count;
+      return TP_RELOCKED;
+    case PTHREAD_MUTEX_ERRORCHECK_NP:
+      return EDEADLK;
+    default:
+      return 0;
+    }
+}
+
+/* Check ABSTIME before the first block, as futex waits do.  */
+static inline int
+tp_check_abstime (const struct __timespec64 *abstime)
+{
+  if (abstime == NULL)
+    return 0;
+  if (! valid_nanoseconds (abstime->tv_nsec))
+    return EINVAL;
+  if (abstime->tv_sec < 0)
+    return ETIMEDOUT;
+  return 0;
+}
+
+/* H4: the requester TID, owning the lock now, removes its registration.
+   A CAS, not a store: the registration may have been dropped (H5) and
+   replaced by another waiter's.  Relaxed MO, see the design comment.  */
+static inline void
+tp_handoff_clear (unsigned int *handoff, pid_t tid)
+{
+  unsigned int h = atomic_load_relaxed (handoff);
+  while ((h & FUTEX_TID_MASK) == (unsigned int) tid
+	 && !atomic_compare_exchange_weak_relaxed (handoff, &h, 0))
+    ;
+}
+
+/* The requester timed out (ERR): withdraw the registration (H2) unless an
+   unlocker has granted the lock (H3), in which case we wait for the
+   transfer (U2) and own the mutex.  */
+static int
+tp_withdraw (pthread_mutex_t *mutex, pid_t tid, int private, int err)
+{
+  unsigned int *word = tp_word (mutex);
+  unsigned int *handoff = tp_handoff_word (mutex);
+  unsigned int expected = tid;
+
+  /* H2.  Relaxed MO, see the design comment.  */
+  while (!atomic_compare_exchange_weak_relaxed (handoff, &expected, 0))
+    if (expected != (unsigned int) tid)
+      break;
+  if (expected == (unsigned int) tid)
+    return err;
+
+  /* I4: the grant is ours.  Acquire MO pairs with the release of U2.
+     If the grant was dropped as stale (I8), take the word when it is
+     free (T2).  */
+  for (;;)
+    {
+      unsigned int v = atomic_load_acquire (word);
+      if ((v & FUTEX_TID_MASK) == (unsigned int) tid)
+	break;
+      if ((v & FUTEX_TID_MASK) == 0
+	  && atomic_compare_exchange_weak_acquire (word, &v,
+						   tid | FUTEX_WAITERS))
+	{
+	  tp_handoff_clear (handoff, tid);
+	  return (v & FUTEX_OWNER_DIED) ? EOWNERDEAD : 0;
+	}
+      futex_wait (word, v, private);
+    }
+  tp_handoff_clear (handoff, tid);
+  return 0;
+}
+
+/* The user-space slow path, sleeping part.  */
+static int
+tp_lock_user_sleep (pthread_mutex_t *mutex, int kind, pid_t tid,
+		    clockid_t clockid, const struct __timespec64 *abstime)
+{
+  unsigned int *word = tp_word (mutex);
+  unsigned int *handoff = tp_handoff_word (mutex);
+  int private = tp_private (kind);
+  bool handoff_ok = tp_handoff_enabled (kind);
+  int64_t threshold = (int64_t) __pthread_mutex_tp_config.handoff_us * 1000;
+  int64_t handoff_at = 0;
+  bool requester = false;
+
+  int err = tp_check_abstime (abstime);
+  if (err != 0)
+    return err;
+  if (handoff_ok)
+    handoff_at = tp_now_ns (CLOCK_MONOTONIC) + threshold;
+
+  for (;;)
+    {
+      /* Acquire MO pairs with the release CAS of U2 (the grant).  */
+      unsigned int v = atomic_load_acquire (word);
+      if (requester && (v & FUTEX_TID_MASK) == (unsigned int) tid)
+	{
+	  /* Granted (U2).  */
+	  tp_handoff_clear (handoff, tid);
+	  return 0;
+	}
+      if ((v & FUTEX_TID_MASK) == 0)
+	{
+	  /* T2.  Acquire MO pairs with U0/U1 of the previous owner.  */
+	  if (atomic_compare_exchange_weak_acquire (word, &v,
+						    tid | FUTEX_WAITERS))
+	    {
+	      if (requester)
+		tp_handoff_clear (handoff, tid);
+	      return (v & FUTEX_OWNER_DIED) ? EOWNERDEAD : 0;
+	    }
+	  continue;
+	}
+      if ((v & FUTEX_WAITERS) == 0)
+	{
+	  /* T3.  Relaxed MO, see the design comment.  */
+	  if (!atomic_compare_exchange_weak_relaxed (word, &v,
+						     v | FUTEX_WAITERS))
+	    continue;
+	  v |= FUTEX_WAITERS;
+	}
+
+      /* Decide how long to sleep.  */
+      const struct __timespec64 *until = abstime;
+      clockid_t until_clock = clockid;
+      bool handoff_sleep = false;
+      struct __timespec64 deadline_ts;
+      if (handoff_ok && !requester
+	  && (v & FUTEX_TID_MASK) != (unsigned int) tid)
+	{
+	  int64_t now = tp_now_ns (CLOCK_MONOTONIC);
+	  if (now >= handoff_at)
+	    {
+	      /* H1 (I3).  Relaxed MO, see the design comment.  */
+	      unsigned int expected = 0;
+	      if (atomic_compare_exchange_weak_relaxed (handoff, &expected,
+							tid))
+		requester = true;
+	      else
+		/* Someone else is being served; try again later.  */
+		handoff_at = now + threshold;
+	    }
+	  if (!requester)
+	    {
+	      /* I7: wake up in time to register.  */
+	      int64_t deadline = handoff_at;
+	      bool user_first = false;
+	      if (abstime != NULL)
+		{
+		  int64_t user = tp_ns (abstime);
+		  if (clockid != CLOCK_MONOTONIC)
+		    user = now + (user - tp_now_ns (clockid));
+		  user_first = user <= deadline;
+		}
+	      if (!user_first)
+		{
+		  deadline_ts.tv_sec = deadline / 1000000000;
+		  deadline_ts.tv_nsec = deadline % 1000000000;
+		  until = &deadline_ts;
+		  until_clock = CLOCK_MONOTONIC;
+		  handoff_sleep = true;
+		}
+	    }
+	}
+
+      TP_STAT_INC (TP_STAT_USER_SLEEPS);
+      err = __futex_abstimed_wait64 (word, v, until_clock, until, private);
+      if (err == ETIMEDOUT && handoff_sleep)
+	continue;
+      if (err == ETIMEDOUT || err == EINVAL || err == EOVERFLOW)
+	return requester ? tp_withdraw (mutex, tid, private, err) : err;
+      /* 0, EAGAIN, EINTR: look at the word again.  */
+    }
+}
+
+/* The user-space slow path: spin, then sleep.  */
+static int
+tp_lock_user (pthread_mutex_t *mutex, int kind, pid_t tid,
+	      clockid_t clockid, const struct __timespec64 *abstime)
+{
+  unsigned int *word = tp_word (mutex);
+
+  for (int spins = __pthread_mutex_tp_config.spin_count; spins > 0; --spins)
+    {
+      /* Read before CAS, so that spinning does not steal the cache line
+	 from the owner.  */
+      unsigned int v = atomic_load_relaxed (word);
+      if ((v & FUTEX_TID_MASK) == 0
+	  /* T1.  Acquire MO pairs with U0/U1 of the previous owner.  */
+	  && atomic_compare_exchange_weak_acquire (word, &v,
+						   tid | (v & FUTEX_WAITERS)))
+	return (v & FUTEX_OWNER_DIED) ? EOWNERDEAD : 0;
+      atomic_spin_nop ();
+    }
+  return tp_lock_user_sleep (mutex, kind, tid, clockid, abstime);
+}
+
+/* A normal mutex relocked by its owner, as reported by the kernel:
+   deadlock until the timeout, if any.  */
+static int
+tp_deadlock (clockid_t clockid, const struct __timespec64 *abstime)
+{
+  for (;;)
+    {
+      unsigned int never = 0;
+      int err = __futex_abstimed_wait64 (&never, 0, clockid, abstime,
+					 LLL_PRIVATE);
+      if (err == ETIMEDOUT || err == EINVAL || err == EOVERFLOW)
+	return err;
+    }
+}
+
+/* The kernel slow path: FUTEX_LOCK.  */
+static int
+tp_lock_kernel (pthread_mutex_t *mutex, int kind, pid_t tid,
+		clockid_t clockid, const struct __timespec64 *abstime)
+{
+  unsigned int *word = tp_word (mutex);
+  int op = __lll_private_flag (TP_FUTEX_LOCK, tp_private (kind));
+
+  int err = tp_check_abstime (abstime);
+  if (err != 0)
+    return err;
+  if (abstime != NULL && clockid == CLOCK_REALTIME)
+    op |= FUTEX_CLOCK_REALTIME;
+
+  for (;;)
+    {
+      TP_STAT_INC (TP_STAT_KERNEL_LOCKS);
+      long int r = tp_futex_syscall (word, op, abstime);
+      if (r >= 0)
+	{
+	  /* Pairs with the release of the previous owner's unlock (U0 or
+	     FUTEX_UNLOCK); the kernel's cmpxchg is a full barrier.  */
+	  atomic_thread_fence_acquire ();
+	  if ((atomic_load_relaxed (word) & FUTEX_OWNER_DIED) != 0)
+	    {
+	      /* Keep OD set only while the TID is 0 (see the layout).
+		 Relaxed MO: we own the word; others only add W.  */
+	      atomic_fetch_and_relaxed (word, ~FUTEX_OWNER_DIED);
+	      return EOWNERDEAD;
+	    }
+	  return 0;
+	}
+      switch (-r)
+	{
+	case EINTR:
+	  continue;
+	case ETIMEDOUT:
+	  return ETIMEDOUT;
+	case EDEADLK:
+	  return tp_deadlock (clockid, abstime);
+	case ENOSYS:
+	  /* The kernel lost the operations (cannot happen after a
+	     successful probe, but be safe): use the user-space path.  */
+	  atomic_store_relaxed (&__pthread_mutex_tp_kernel, -1);
+	  return tp_lock_user (mutex, kind, tid, clockid, abstime);
+	default:
+	  /* EFAULT, EINVAL.  */
+	  return EINVAL;
+	}
+    }
+}
+
+/* T0 failed.  Returns 0 or EOWNERDEAD with the word owned by the caller,
+   TP_RELOCKED, or an error.  */
+static int
+tp_lock_slow (pthread_mutex_t *mutex, int kind, pid_t tid,
+	      clockid_t clockid, const struct __timespec64 *abstime)
+{
+  int r = tp_lock_owned (mutex, kind, tid);
+  if (r != 0)
+    return r;
+  if (tp_use_kernel ())
+    return tp_lock_kernel (mutex, kind, tid, clockid, abstime);
+  return tp_lock_user (mutex, kind, tid, clockid, abstime);
+}
+
+int
+__pthread_mutex_tp_robust_acquired (pthread_mutex_t *mutex, int kind,
+				    pid_t tid, int result, bool count_user)
+{
+  if (__glibc_unlikely (mutex->__data.__owner
+			== PTHREAD_MUTEX_NOTRECOVERABLE))
+    {
+      /* Unlocked without pthread_mutex_consistent while we waited.  Pass
+	 the word on, so that every waiter learns it (I6).  */
+      __pthread_mutex_tp_release (mutex, kind);
+      THREAD_SETMEM (THREAD_SELF, robust_head.list_op_pending, NULL);
+      return ENOTRECOVERABLE;
+    }
+
+  ENQUEUE_MUTEX (mutex);
+  /* The list must be complete before list_op_pending is cleared; the
+     kernel reads both only when this thread dies, so program order (a
+     compiler barrier) is what we need, as in pthread_mutex_lock.c.  */
+  __asm ("" ::: "memory");
+  THREAD_SETMEM (THREAD_SELF, robust_head.list_op_pending, NULL);
+
+  mutex->__data.__count = 1;
+  mutex->__data.__owner = (result == EOWNERDEAD
+			   ? PTHREAD_MUTEX_INCONSISTENT : tid);
+  if (count_user)
+    ++mutex->__data.__nusers;
+  LIBC_PROBE (mutex_acquired, 1, mutex);
+  return result;
+}
+
+static int
+tp_lock_robust (pthread_mutex_t *mutex, int kind, pid_t tid,
+		clockid_t clockid, const struct __timespec64 *abstime,
+		bool count_user)
+{
+  if (__glibc_unlikely (mutex->__data.__owner
+			== PTHREAD_MUTEX_NOTRECOVERABLE))
+    return ENOTRECOVERABLE;
+
+  /* Announce the operation to the kernel before the word can hold our
+     TID, so that our death at any point is repaired (K).  */
+  THREAD_SETMEM (THREAD_SELF, robust_head.list_op_pending,
+		 (void *) &mutex->__data.__list.__next);
+  __asm ("" ::: "memory");
+
+  int result = 0;
+  unsigned int expected = 0;
+  /* T0.  */
+  if (!atomic_compare_exchange_weak_acquire (tp_word (mutex), &expected,
+					     tid))
+    result = tp_lock_slow (mutex, kind, tid, clockid, abstime);
+  if (result != 0 && result != EOWNERDEAD)
+    {
+      THREAD_SETMEM (THREAD_SELF, robust_head.list_op_pending, NULL);
+      return result == TP_RELOCKED ? 0 : result;
+    }
+  return __pthread_mutex_tp_robust_acquired (mutex, kind, tid, result,
+					     count_user);
+}
+
+/* Everything but the uncontended lock of a non-robust mutex.  */
+static int __attribute_noinline__
+tp_lock_contended (pthread_mutex_t *mutex, int kind, pid_t tid,
+		   clockid_t clockid, const struct __timespec64 *abstime,
+		   bool count_user)
+{
+  if ((kind & PTHREAD_MUTEX_ROBUST_NORMAL_NP) != 0)
+    return tp_lock_robust (mutex, kind, tid, clockid, abstime, count_user);
+
+  int r = tp_lock_slow (mutex, kind, tid, clockid, abstime);
+  if (r != 0)
+    return r == TP_RELOCKED ? 0 : r;
+  mutex->__data.__count = 1;
+  mutex->__data.__owner = tid;
+  if (count_user)
+    ++mutex->__data.__nusers;
+  LIBC_PROBE (mutex_acquired, 1, mutex);
+  return 0;
+}
+
+int
+__pthread_mutex_tp_lock_common (pthread_mutex_t *mutex, clockid_t clockid,
+				const struct __timespec64 *abstime,
+				bool count_user)
+{
+  /* See concurrency notes regarding __kind in struct __pthread_mutex_s
+     in sysdeps/nptl/bits/thread-shared-types.h.  */
+  int kind = atomic_load_relaxed (&mutex->__data.__kind);
+  pid_t tid = THREAD_GETMEM (THREAD_SELF, tid);
+  unsigned int expected = 0;
+
+  /* T0: acquire MO pairs with the release in U0/U1/U2.  */
+  if (__glibc_likely ((kind & PTHREAD_MUTEX_ROBUST_NORMAL_NP) == 0)
+      && __glibc_likely (atomic_compare_exchange_weak_acquire
+			 (tp_word (mutex), &expected, tid)))
+    {
+      mutex->__data.__count = 1;
+      mutex->__data.__owner = tid;
+      if (count_user)
+	++mutex->__data.__nusers;
+      LIBC_PROBE (mutex_acquired, 1, mutex);
+      return 0;
+    }
+  return tp_lock_contended (mutex, kind, tid, clockid, abstime, count_user);
+}
+
+/* pthread_mutex_lock.  The same as __pthread_mutex_tp_lock_common without
+   a timeout, with the fast path specialized: a short leaf function with
+   no arguments to set up, everything else a tail call.  */
+int
+__pthread_mutex_tp_lock (pthread_mutex_t *mutex)
+{
+  int kind = atomic_load_relaxed (&mutex->__data.__kind);
+  pid_t tid = THREAD_GETMEM (THREAD_SELF, tid);
+  unsigned int expected = 0;
+
+  /* T0: acquire MO pairs with the release in U0/U1/U2.  */
+  if (__glibc_likely ((kind & PTHREAD_MUTEX_ROBUST_NORMAL_NP) == 0)
+      && __glibc_likely (atomic_compare_exchange_weak_acquire
+			 (tp_word (mutex), &expected, tid)))
+    {
+      mutex->__data.__count = 1;
+      mutex->__data.__owner = tid;
+      ++mutex->__data.__nusers;
+      LIBC_PROBE (mutex_acquired, 1, mutex);
+      return 0;
+    }
+  return tp_lock_contended (mutex, kind, tid, CLOCK_MONOTONIC, NULL, true);
+}
+
+/* __pthread_mutex_cond_lock: relock after a condition variable wait,
+   which does not count __nusers.  */
+int
+__pthread_mutex_tp_cond_lock (pthread_mutex_t *mutex)
+{
+  return __pthread_mutex_tp_lock_common (mutex, CLOCK_MONOTONIC, NULL, false);
+}

@@ -1,0 +1,243 @@
+/* Throughput-optimized (TP) mutex: unlock.
+   Copyright (C) 2026 Free Software Foundation, Inc.
+   This file is part of the GNU C Library.
+
+   The GNU C Library is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   The GNU C Library is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with the GNU C Library; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* The protocol (states U0, U1, U2, H3 and the invariants cited here) is
+   described at the top of pthread_mutex_tp_lock.c.  */
+
+#include <errno.h>
+#include <limits.h>
+#include <unistd.h>
+#include <sysdep.h>
+#include <pthreadP.h>
+#include <atomic.h>
+#include <futex-internal.h>
+#include <tp-futex.h>
+#include <stap-probe.h>
+
+/* Whether the registered requester REQ still exists (I8).  A
+   process-private mutex is only used by threads of this process: ask for
+   the thread in our thread group, which also rejects the threads of the
+   parent after fork.  For a process-shared mutex the requester may be in
+   another process: ask for the TID in the whole PID namespace.  Only
+   called when a hand-off is about to happen, at most once per threshold
+   and requester.  */
+static bool
+tp_requester_alive (unsigned int req, int kind)
+{
+  pid_t tid = req & FUTEX_TID_MASK;
+  long int r;
+  if ((kind & PTHREAD_MUTEX_PSHARED_BIT) == 0)
+    r = INTERNAL_SYSCALL_CALL (tgkill, __getpid (), tid, 0);
+  else
+    r = INTERNAL_SYSCALL_CALL (tkill, tid, 0);
+  return !(INTERNAL_SYSCALL_ERROR_P (r)
+	   && INTERNAL_SYSCALL_ERRNO (r) == ESRCH);
+}
+
+/* User-space release of a word we own (or, for the normal and adaptive
+   types, that another thread owns) whose U0 failed.  */
+static void
+tp_release_user (pthread_mutex_t *mutex, int kind, int private)
+{
+  unsigned int *word = tp_word (mutex);
+  unsigned int v = atomic_load_relaxed (word);
+
+  if ((v & FUTEX_WAITERS) != 0 && tp_handoff_enabled (kind))
+    {
+      unsigned int *handoff = tp_handoff_word (mutex);
+      unsigned int req = atomic_load_relaxed (handoff);
+      if (req != 0 && ((req & TP_HANDOFF_GRANTED) != 0
+		       || !tp_requester_alive (req, kind)))
+	{
+	  /* H5: a stale registration (I8).  Relaxed MO as for H2.  */
+	  atomic_compare_exchange_weak_relaxed (handoff, &req, 0);
+	  req = 0;
+	}
+      /* H3.  Relaxed MO: exactly one of H2 and H3 succeeds (I4).  */
+      if (req != 0
+	  && atomic_compare_exchange_weak_relaxed (handoff, &req,
+						   req | TP_HANDOFF_GRANTED))
+	{
+	  /* U2.  Nobody else changes the TID bits while we own the word
+	     (I1); others may only add W, hence the loop.  Release MO pairs
+	     with the requester's acquire load of the word.  */
+	  unsigned int newv = (req & FUTEX_TID_MASK) | FUTEX_WAITERS;
+	  while (!atomic_compare_exchange_weak_release (word, &v, newv))
+	    ;
+	  TP_STAT_INC (TP_STAT_HANDOFFS);
+	  /* I5: make sure the requester is among the woken.  */
+	  futex_wake (word, INT_MAX, private);
+	  return;
+	}
+    }
+
+  /* U1.  Release MO pairs with T0/T1/T2 of the next owner.  */
+  v = atomic_exchange_release (word, 0);
+  if ((v & FUTEX_WAITERS) != 0)
+    {
+      TP_STAT_INC (TP_STAT_USER_WAKES);
+      futex_wake (word, 1, private);
+    }
+}
+
+/* U0 failed: waiters, hand-off, or the kernel path.  */
+static void __attribute_noinline__
+tp_release_slow (pthread_mutex_t *mutex, int kind)
+{
+  int private = tp_private (kind);
+
+  if (tp_use_kernel ())
+    {
+      TP_STAT_INC (TP_STAT_KERNEL_UNLOCKS);
+      long int r = tp_futex_syscall (tp_word (mutex),
+				     __lll_private_flag (TP_FUTEX_UNLOCK,
+							 private),
+				     NULL);
+      if (r >= 0)
+	return;
+      if (r == -ENOSYS)
+	atomic_store_relaxed (&__pthread_mutex_tp_kernel, -1);
+      else if (r != -EPERM)
+	return;
+      /* ENOSYS, or EPERM: the caller does not own the word (a normal or
+	 adaptive mutex unlocked by another thread).  Release it the
+	 user-space way.  */
+    }
+  tp_release_user (mutex, kind, private);
+}
+
+void
+__pthread_mutex_tp_release (pthread_mutex_t *mutex, int kind)
+{
+  unsigned int expected = THREAD_GETMEM (THREAD_SELF, tid);
+  /* U0.  Release MO pairs with T0/T1/T2 of the next owner.  */
+  if (!atomic_compare_exchange_weak_release (tp_word (mutex), &expected, 0))
+    tp_release_slow (mutex, kind);
+}
+
+static int
+tp_unlock_robust (pthread_mutex_t *mutex, int kind, int decr)
+{
+  int newowner = 0;
+  if (__glibc_unlikely (mutex->__data.__owner == PTHREAD_MUTEX_INCONSISTENT))
+    {
+      /* Unlocked without pthread_mutex_consistent: the mutex becomes
+	 unusable (the whole recursion is released).  */
+      newowner = PTHREAD_MUTEX_NOTRECOVERABLE;
+      mutex->__data.__count = 0;
+    }
+  else if (--mutex->__data.__count != 0)
+    /* A recursive mutex still locked (__count is 1 for other types).  */
+    return 0;
+
+  /* Written before the releasing U0/U1/U2; read by the next owner after
+     its acquiring T0/T1/T2.  */
+  mutex->__data.__owner = newowner;
+  if (decr)
+    --mutex->__data.__nusers;
+
+  /* Announce the operation to the kernel (K) while we leave the list and
+     release the word, as pthread_mutex_unlock.c does.  */
+  THREAD_SETMEM (THREAD_SELF, robust_head.list_op_pending,
+		 (void *) &mutex->__data.__list.__next);
+  __asm ("" ::: "memory");
+  DEQUEUE_MUTEX (mutex);
+  __pthread_mutex_tp_release (mutex, kind);
+  __asm ("" ::: "memory");
+  THREAD_SETMEM (THREAD_SELF, robust_head.list_op_pending, NULL);
+
+  LIBC_PROBE (mutex_release, 1, mutex);
+  return 0;
+}
+
+/* Everything but the uncontended unlock of a non-robust mutex owned by
+   the caller.  */
+static int __attribute_noinline__
+tp_unlock_slow (pthread_mutex_t *mutex, int kind, pid_t tid, int decr)
+{
+  /* Relaxed MO suffices to recognise our own TID (I1).  */
+  if ((atomic_load_relaxed (tp_word (mutex)) & FUTEX_TID_MASK)
+      != (unsigned int) tid)
+    {
+      /* Like glibc's normal and adaptive mutexes, a non-robust TP mutex
+	 of those types may be unlocked by a thread that does not own it;
+	 every other kind reports EPERM.  */
+      int type = kind & (PTHREAD_MUTEX_KIND_MASK_NP
+			 | PTHREAD_MUTEX_ROBUST_NORMAL_NP);
+      if (type != PTHREAD_MUTEX_TIMED_NP && type != PTHREAD_MUTEX_ADAPTIVE_NP)
+	return EPERM;
+      mutex->__data.__owner = 0;
+      if (decr)
+	--mutex->__data.__nusers;
+      tp_release_slow (mutex, kind);
+      LIBC_PROBE (mutex_release, 1, mutex);
+      return 0;
+    }
+
+  if ((kind & PTHREAD_MUTEX_ROBUST_NORMAL_NP) != 0)
+    return tp_unlock_robust (mutex, kind, decr);
+
+  if (--mutex->__data.__count != 0)
+    return 0;
+
+  mutex->__data.__owner = 0;
+  if (decr)
+    --mutex->__data.__nusers;
+  __pthread_mutex_tp_release (mutex, kind);
+  LIBC_PROBE (mutex_release, 1, mutex);
+  return 0;
+}
+
+int
+__pthread_mutex_tp_unlock (pthread_mutex_t *mutex, int decr)
+{
+  /* See concurrency notes regarding __kind in struct __pthread_mutex_s
+     in sysdeps/nptl/bits/thread-shared-types.h.  */
+  int kind = atomic_load_relaxed (&mutex->__data.__kind);
+  pid_t tid = THREAD_GETMEM (THREAD_SELF, tid);
+  unsigned int *word = tp_word (mutex);
+
+  /* The fast path, for a non-robust mutex whose word is exactly our TID
+     and which is not recursively locked: U0.  Every other case is a tail
+     call.  The owner and user count are updated before U0, so that they
+     are ordered before the next owner's updates by the release MO of U0;
+     if U0 fails (a waiter set W meanwhile), the slow release follows.  */
+  if (__glibc_likely ((kind & PTHREAD_MUTEX_ROBUST_NORMAL_NP) == 0
+		      && atomic_load_relaxed (word) == (unsigned int) tid
+		      && mutex->__data.__count == 1))
+    {
+      /* __count stays 1: it only means something while locked.  */
+      mutex->__data.__owner = 0;
+      if (decr)
+	--mutex->__data.__nusers;
+      unsigned int expected = tid;
+      /* U0.  Release MO pairs with T0/T1/T2 of the next owner.  */
+      if (__glibc_likely (atomic_compare_exchange_weak_release
+			  (word, &expected, 0)))
+	{
+	  LIBC_PROBE (mutex_release, 1, mutex);
+	  return 0;
+	}
+      /* A waiter set W meanwhile (or a spurious failure): we still own
+	 the word; the release slow path handles it.  */
+      tp_release_slow (mutex, kind);
+      LIBC_PROBE (mutex_release, 1, mutex);
+      return 0;
+    }
+  return tp_unlock_slow (mutex, kind, tid, decr);
+}

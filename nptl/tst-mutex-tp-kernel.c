@@ -1,0 +1,86 @@
+/* TP mutex: the kernel path is used exactly when the kernel has it.
+   Copyright (C) 2026 Free Software Foundation, Inc.
+   This file is part of the GNU C Library.
+
+   The GNU C Library is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   The GNU C Library is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with the GNU C Library; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* Probes the kernel for FUTEX_UNLOCK (op 65) itself and checks that
+   glibc's cached probe agrees (unless the user-space path is forced, as
+   in tst-mutex-tp-kernel-user), then contends a mutex and checks through
+   the slow-path counters (GLIBC_PRIVATE __pthread_mutex_tp_stats) which
+   path served it.  On a stock kernel this checks the user-space path; in
+   the TPF test VM, the kernel path.  */
+
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <pthread_mutex_tp_stats.h>
+#include "tst-mutex-tp-common.h"
+
+#ifndef TST_TP_FORCE_USER
+# define TST_TP_FORCE_USER 0
+#endif
+
+static pthread_mutex_t m = PTHREAD_THROUGHPUT_MUTEX_INITIALIZER_NP;
+
+static void *
+worker (void *arg)
+{
+  for (int i = 0; i < 2000; i++)
+    {
+      xpthread_mutex_lock (&m);
+      usleep (10);
+      xpthread_mutex_unlock (&m);
+    }
+  return NULL;
+}
+
+static int
+do_test (void)
+{
+  unsigned int word = 0;
+  long int r = syscall (__NR_futex, &word, 65 | 128, 0, NULL, NULL, 0);
+  bool kernel_has_tp = r == -1 && errno == EPERM;
+  printf ("info: kernel has TP futex ops: %d\n", kernel_has_tp);
+
+  unsigned long int before[TP_STAT_COUNT], after[TP_STAT_COUNT];
+  TEST_COMPARE (__pthread_mutex_tp_stats (before, TP_STAT_COUNT),
+		TP_STAT_COUNT);
+  bool expect_kernel = kernel_has_tp && !TST_TP_FORCE_USER;
+  TEST_COMPARE (before[TP_STAT_KERNEL_MODE], expect_kernel);
+
+  pthread_t t[3];
+  for (int i = 0; i < 3; i++)
+    t[i] = xpthread_create (NULL, worker, NULL);
+  for (int i = 0; i < 3; i++)
+    xpthread_join (t[i]);
+
+  __pthread_mutex_tp_stats (after, TP_STAT_COUNT);
+  for (int i = 0; i < TP_STAT_COUNT; i++)
+    printf ("info: counter %d: %lu\n", i, after[i] - before[i]);
+  if (expect_kernel)
+    {
+      TEST_VERIFY (after[TP_STAT_KERNEL_LOCKS] > before[TP_STAT_KERNEL_LOCKS]);
+      TEST_COMPARE (after[TP_STAT_USER_SLEEPS], before[TP_STAT_USER_SLEEPS]);
+    }
+  else
+    {
+      TEST_COMPARE (after[TP_STAT_KERNEL_LOCKS], 0);
+      TEST_COMPARE (after[TP_STAT_KERNEL_UNLOCKS], 0);
+      TEST_VERIFY (after[TP_STAT_USER_SLEEPS] > before[TP_STAT_USER_SLEEPS]);
+    }
+  return 0;
+}
+
+#include <support/test-driver.c>
