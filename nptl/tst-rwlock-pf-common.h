@@ -1,0 +1,92 @@
+/* Phase-fair rwlock tests: shared helpers.
+   Copyright (C) 2026 Free Software Foundation, Inc.
+   This file is part of the GNU C Library.
+
+   The GNU C Library is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   The GNU C Library is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with the GNU C Library; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <support/check.h>
+#include <support/timespec.h>
+#include <support/xthread.h>
+
+/* The tests look at the lock words (layout documented at the top of
+   nptl/pthread_rwlock_pf.c) only to wait until another thread has
+   queued, never to decide what the lock does.  */
+#define PF_T_READERS(l)	__atomic_load_n (&(l)->__data.__readers, \
+					 __ATOMIC_RELAXED)
+#define PF_T_WIN(l)	__atomic_load_n (&(l)->__data.__writers, \
+					 __ATOMIC_RELAXED)
+#define PF_T_WOUT(l)	(__atomic_load_n (&(l)->__data.__writers_futex, \
+					  __ATOMIC_RELAXED) & ~1u)
+
+/* Number of writers that hold a ticket (the turn holder included).  */
+static inline unsigned int
+pf_queued_writers (pthread_rwlock_t *l)
+{
+  return (PF_T_WIN (l) - PF_T_WOUT (l)) / 2;
+}
+
+/* Number of readers counted in the reader entry word since the last
+   writer phase started.  */
+static inline unsigned int
+pf_rin_count (pthread_rwlock_t *l)
+{
+  return PF_T_READERS (l) >> 8;
+}
+
+static inline void
+pf_sleep_ms (int ms)
+{
+  struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+  nanosleep (&ts, NULL);
+}
+
+/* Wait until COND holds, failing the test after 20 s.  */
+#define PF_WAIT_UNTIL(cond)						\
+  do									\
+    {									\
+      int __n = 0;							\
+      while (!(cond))							\
+	{								\
+	  if (++__n > 20000)						\
+	    FAIL_EXIT1 ("timed out waiting for " #cond);		\
+	  pf_sleep_ms (1);						\
+	}								\
+    }									\
+  while (0)
+
+/* The lock is free: a writer gets it at once.  */
+static inline void
+pf_check_idle (pthread_rwlock_t *l)
+{
+  TEST_COMPARE (pthread_rwlock_trywrlock (l), 0);
+  TEST_COMPARE (pthread_rwlock_unlock (l), 0);
+  TEST_COMPARE (pf_queued_writers (l), 0);
+}
+
+static inline void
+pf_init (pthread_rwlock_t *l, int pshared)
+{
+  pthread_rwlockattr_t attr;
+  TEST_COMPARE (pthread_rwlockattr_init (&attr), 0);
+  TEST_COMPARE (pthread_rwlockattr_setkind_np (&attr,
+					       PTHREAD_RWLOCK_PHASE_FAIR_NP), 0);
+  TEST_COMPARE (pthread_rwlockattr_setpshared (&attr, pshared), 0);
+  TEST_COMPARE (pthread_rwlock_init (l, &attr), 0);
+  TEST_COMPARE (pthread_rwlockattr_destroy (&attr), 0);
+}

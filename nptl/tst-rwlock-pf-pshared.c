@@ -1,0 +1,109 @@
+/* Phase-fair rwlock: process-shared between two processes.
+   Copyright (C) 2026 Free Software Foundation, Inc.
+   This file is part of the GNU C Library.
+
+   The GNU C Library is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   The GNU C Library is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with the GNU C Library; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#include <errno.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <support/check.h>
+#include <support/xunistd.h>
+
+#include "tst-rwlock-pf-common.h"
+
+/* The lock and its counter live in a MAP_SHARED mapping; parent and
+   child each run writers and readers on it, and they block on each
+   other (which needs shared futexes).  */
+struct shared
+{
+  pthread_rwlock_t lock;
+  volatile unsigned int counter;
+  unsigned int violations;
+  unsigned int child_waiting;
+};
+
+enum { ITERS = 20000 };
+
+static void
+work (struct shared *s, int self)
+{
+  for (int i = 0; i < ITERS; i++)
+    if ((i + self) % 3 == 0)
+      {
+	TEST_COMPARE (pthread_rwlock_wrlock (&s->lock), 0);
+	unsigned int c = s->counter;
+	if (c % 2 != 0)
+	  __atomic_fetch_add (&s->violations, 1, __ATOMIC_RELAXED);
+	s->counter = c + 1;
+	__asm__ volatile ("" ::: "memory");
+	s->counter = c + 2;
+	TEST_COMPARE (pthread_rwlock_unlock (&s->lock), 0);
+      }
+    else
+      {
+	TEST_COMPARE (pthread_rwlock_rdlock (&s->lock), 0);
+	unsigned int c = s->counter;
+	for (int j = 0; j < 100; j++)
+	  __asm__ volatile ("" ::: "memory");
+	if (c % 2 != 0 || s->counter != c)
+	  __atomic_fetch_add (&s->violations, 1, __ATOMIC_RELAXED);
+	TEST_COMPARE (pthread_rwlock_unlock (&s->lock), 0);
+      }
+}
+
+static int
+do_test (void)
+{
+  struct shared *s = xmmap (NULL, sizeof *s, PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1);
+  pf_init (&s->lock, PTHREAD_PROCESS_SHARED);
+
+  /* Sleeping across processes: the parent holds the write lock while
+     the child blocks in rdlock and then wrlock.  */
+  TEST_COMPARE (pthread_rwlock_wrlock (&s->lock), 0);
+  pid_t pid = xfork ();
+  if (pid == 0)
+    {
+      __atomic_store_n (&s->child_waiting, 1, __ATOMIC_RELAXED);
+      TEST_COMPARE (pthread_rwlock_rdlock (&s->lock), 0);
+      TEST_COMPARE (pthread_rwlock_unlock (&s->lock), 0);
+      TEST_COMPARE (pthread_rwlock_wrlock (&s->lock), 0);
+      TEST_COMPARE (pthread_rwlock_unlock (&s->lock), 0);
+      work (s, 1);
+      _exit (support_record_failure_is_failed () ? 1 : 0);
+    }
+  PF_WAIT_UNTIL (__atomic_load_n (&s->child_waiting, __ATOMIC_RELAXED));
+  PF_WAIT_UNTIL (pf_rin_count (&s->lock) == 1);
+  pf_sleep_ms (100);		/* Let the child fall asleep.  */
+  TEST_COMPARE (pthread_rwlock_unlock (&s->lock), 0);
+  work (s, 0);
+  int status;
+  xwaitpid (pid, &status, 0);
+  TEST_VERIFY (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  TEST_COMPARE (s->violations, 0);
+  /* Each process writes ITERS / 3 times, rounded by its offset.  */
+  unsigned int writes = 0;
+  for (int self = 0; self < 2; self++)
+    for (int i = 0; i < ITERS; i++)
+      writes += (i + self) % 3 == 0;
+  TEST_COMPARE (s->counter, 2 * writes);
+  pf_check_idle (&s->lock);
+  xmunmap (s, sizeof *s);
+  return 0;
+}
+
+#include <support/test-driver.c>
