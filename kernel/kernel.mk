@@ -1,0 +1,109 @@
+# kernel/kernel.mk - TPF kernel harness, included by the top-level Makefile.
+#
+# Uses, defined by the includer: srcdir (absolute repository path), BUILD
+# (absolute build directory), NPROC (jobs), and from upstream.conf
+# LINUX_TARBALL, LINUX_TARBALL_SHA256, LINUX_TOPDIR.
+#
+# Targets:
+#   kernel                 tree in $(BUILD)/linux (git, series as commits,
+#                          re-applied only when kernel/patches changed) and
+#                          bzImage built in $(BUILD)/linux-obj
+#   kernel-checkpatch      checkpatch.pl --strict on every patch
+#   vm-check               selftests in a TCG VM -> $(BUILD)/results/vm-check.sum
+#   kernel-bench           futex-bench in the VM -> $(BUILD)/bench/kernel-futex.json
+#   kernel-patch-queue     prepare $(BUILD)/linux for editing (commit there)
+#   kernel-export-patches  write its commits back to kernel/patches + series
+#
+# Hooks for more in-VM programs:
+#   VM_EXTRA_DIRS   directories whose contents are copied into the initramfs
+#                   root (cp -a DIR/. ROOT/)
+#   VM_EXTRA_TESTS  executables inside the initramfs (absolute paths, no
+#                   arguments: wrap those in a script), run by init after
+#                   the selftests; each counts as the test "extra/NAME" by
+#                   its exit status (NAME = basename)
+
+KERNEL_SRC       := $(srcdir)/kernel
+KERNEL_SCRIPTS   := $(KERNEL_SRC)/scripts
+KERNEL_TREE      := $(BUILD)/linux
+KERNEL_OBJ       := $(BUILD)/linux-obj
+KERNEL_IMAGE     := $(KERNEL_OBJ)/arch/x86/boot/bzImage
+KERNEL_VMDIR     := $(BUILD)/vm
+KERNEL_LOGDIR    := $(BUILD)/logs
+KERNEL_JOBS      := $(or $(NPROC),2)
+KERNEL_FUTEX_ST  := $(KERNEL_TREE)/tools/testing/selftests/futex/functional
+
+# Hard limit for one VM run, and for each test inside it (seconds).
+VM_TIMEOUT       ?= 900
+VM_TEST_TIMEOUT  ?= 120
+VM_EXTRA_DIRS    ?=
+VM_EXTRA_TESTS   ?=
+# Host compiler for the static test programs (not the includer's $(CC),
+# which may point at the glibc under test).
+KERNEL_HOSTCC    ?= gcc
+# Benchmark parameters (futex-bench options).
+KBENCH_ARGS      ?= -t 1,2,4 -r 3 -n 3 -l 10 -w 1 -f ww,pi,tp
+
+.PHONY: kernel kernel-tree kernel-checkpatch kernel-selftests vm-check \
+	kernel-bench kernel-patch-queue kernel-export-patches
+
+kernel-tree:
+	@$(KERNEL_SCRIPTS)/prepare-tree.sh '$(LINUX_TARBALL)' \
+		'$(LINUX_TARBALL_SHA256)' '$(LINUX_TOPDIR)' \
+		'$(KERNEL_SRC)/patches' '$(KERNEL_TREE)'
+
+kernel: kernel-tree
+	@$(KERNEL_SCRIPTS)/build-kernel.sh '$(KERNEL_TREE)' '$(KERNEL_OBJ)' \
+		'$(KERNEL_SRC)/config.fragment' '$(KERNEL_JOBS)' \
+		'$(KERNEL_LOGDIR)/kernel-build.log'
+
+kernel-checkpatch: kernel-tree
+	@$(KERNEL_SCRIPTS)/checkpatch.sh '$(KERNEL_TREE)' '$(KERNEL_SRC)/patches'
+
+kernel-selftests: kernel
+	@KERNEL_HOSTCC='$(KERNEL_HOSTCC)' $(KERNEL_SCRIPTS)/build-selftests.sh '$(KERNEL_TREE)' '$(KERNEL_OBJ)' \
+		'$(KERNEL_VMDIR)/tests' '$(KERNEL_LOGDIR)/selftests-build.log'
+
+# The test list: TP selftests (every futex_lock_* / futex_unlock_* of the
+# tree), then the stock futex selftests, then VM_EXTRA_TESTS.
+$(KERNEL_VMDIR)/tests.list: kernel-selftests FORCE
+	@{ for f in $$(cd $(KERNEL_FUTEX_ST) && ls futex_lock_*.c futex_unlock_*.c | sed 's/\.c$$//'); do \
+		echo "$$f /tests/$$f"; done; \
+	  grep -v '^#' $(KERNEL_SRC)/vm/stock-tests; \
+	  for t in $(VM_EXTRA_TESTS); do echo "extra/$$(basename $$t) $$t"; done; \
+	} > $@.tmp && mv $@.tmp $@
+
+vm-check: kernel-checkpatch $(KERNEL_VMDIR)/tests.list
+	@TPF_VM_TIMEOUT=$(VM_TEST_TIMEOUT) $(KERNEL_SCRIPTS)/mkinitramfs.sh \
+		'$(KERNEL_VMDIR)/check.cpio.gz' '$(KERNEL_SRC)/vm/init' \
+		'$(KERNEL_VMDIR)/tests.list' '$(KERNEL_VMDIR)/tests' $(VM_EXTRA_DIRS)
+	@$(KERNEL_SCRIPTS)/run-vm.sh '$(KERNEL_IMAGE)' \
+		'$(KERNEL_VMDIR)/check.cpio.gz' '$(KERNEL_VMDIR)/tests.list' \
+		'$(BUILD)/results/vm-check.log' '$(BUILD)/results/vm-check.sum' \
+		'$(VM_TIMEOUT)'
+
+$(KERNEL_VMDIR)/bench/futex-bench: $(KERNEL_SRC)/bench/futex-bench.c
+	@mkdir -p $(dir $@)
+	@echo "kernel: building futex-bench (static)"
+	@$(KERNEL_HOSTCC) -static -O2 -Wall -Werror -pthread -o $@ $<
+
+kernel-bench: kernel $(KERNEL_VMDIR)/bench/futex-bench
+	@echo "futex-bench /tests/futex-bench -j $(KBENCH_ARGS)" > $(KERNEL_VMDIR)/bench.list
+	@TPF_VM_TIMEOUT=$(VM_TIMEOUT) $(KERNEL_SCRIPTS)/mkinitramfs.sh \
+		'$(KERNEL_VMDIR)/bench.cpio.gz' '$(KERNEL_SRC)/vm/init' \
+		'$(KERNEL_VMDIR)/bench.list' '$(KERNEL_VMDIR)/bench'
+	@TPF_LABEL=kernel-bench $(KERNEL_SCRIPTS)/run-vm.sh '$(KERNEL_IMAGE)' \
+		'$(KERNEL_VMDIR)/bench.cpio.gz' '$(KERNEL_VMDIR)/bench.list' \
+		'$(BUILD)/bench/kernel-bench.log' '$(BUILD)/bench/kernel-bench.sum' \
+		'$(VM_TIMEOUT)'
+	@python3 $(KERNEL_SCRIPTS)/bench-report.py '$(BUILD)/bench/kernel-bench.log' \
+		'$(BUILD)/bench/kernel-futex.json'
+
+kernel-patch-queue: kernel-tree
+	@echo "kernel: patch queue ready in $(KERNEL_TREE) (branch $$(git -C $(KERNEL_TREE) rev-parse --abbrev-ref HEAD), base tag tpf-base)"
+	@echo "kernel: edit there, 'git commit' (or 'git rebase -i tpf-base'), then 'make kernel-export-patches'"
+	@git -C $(KERNEL_TREE) log --oneline tpf-base..HEAD
+
+kernel-export-patches:
+	@$(KERNEL_SCRIPTS)/export-patches.sh '$(KERNEL_TREE)' '$(KERNEL_SRC)/patches'
+
+FORCE:

@@ -1,0 +1,54 @@
+#!/bin/bash
+# Boot the test kernel with an initramfs under qemu (TCG), collect the
+# serial console, and turn the markers written by kernel/vm/init into a
+# DejaGnu-style summary: one "PASS: name" / "FAIL: name" line per test.
+#
+# Usage: run-vm.sh BZIMAGE INITRAMFS TESTLIST LOG SUM TIMEOUT_SECONDS
+# Exit status: 0 if every test in TESTLIST passed and the VM finished.
+set -uo pipefail
+
+kernel=$1 initrd=$2 list=$3 log=$4 sum=$5 tmo=$6
+mkdir -p "$(dirname "$log")" "$(dirname "$sum")"
+qemu=${QEMU:-qemu-system-x86_64}
+
+echo "kernel: booting $qemu -accel tcg -smp 2 -m 1G (timeout ${tmo}s), console in $log"
+start=$(date +%s)
+timeout --foreground -k 10 "$tmo" "$qemu" -accel tcg -smp 2 -m 1G \
+	-nographic -no-reboot -kernel "$kernel" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 loglevel=4 rdinit=/init" \
+	</dev/null 2>&1 | tr -d '\r' | \
+	sed -u -e 's/\x1b\[[0-9;?]*[a-zA-Z]//g' -e 's/\x1bc//g' | tee "$log" | \
+	grep --line-buffered -E '^TPF-TEST-(BEGIN|END)|^TPF-VM-|^(ok|not ok) |Kernel panic|BUG:|WARNING:' | \
+	sed -u 's/^/vm: /'
+qrc=${PIPESTATUS[0]}
+echo "kernel: qemu finished in $(( $(date +%s) - start ))s (status $qrc)"
+
+pass=0 fail=0
+: > "$sum.tmp"
+while read -r name cmd; do
+	case "$name" in ''|'#'*) continue ;; esac
+	rc=$(awk -v n="$name" '$1 == "TPF-TEST-END" && $2 == n { sub(/^rc=/, "", $3); r = $3 }
+		END { print r }' "$log")
+	if [ "$rc" = 0 ]; then
+		echo "PASS: $name" >> "$sum.tmp"; pass=$((pass + 1))
+	else
+		echo "FAIL: $name" >> "$sum.tmp"; fail=$((fail + 1))
+		if [ -n "$rc" ]; then
+			echo "kernel: $name: exit status $rc"
+		else
+			echo "kernel: $name: no result (timeout or crash)"
+		fi
+	fi
+done < "$list"
+
+# The whole run counts as one more test: the VM must finish, and the
+# debug kernel must not have reported a lockdep splat, warning or BUG.
+if grep -q '^TPF-VM-DONE' "$log" && \
+   ! grep -qE 'WARNING:|BUG:|possible recursive locking|circular locking dependency|inconsistent lock state|Kernel panic' "$log"; then
+	echo "PASS: vm-kernel-log-clean" >> "$sum.tmp"; pass=$((pass + 1))
+else
+	echo "FAIL: vm-kernel-log-clean" >> "$sum.tmp"; fail=$((fail + 1))
+fi
+mv "$sum.tmp" "$sum"
+echo "${TPF_LABEL:-vm-check}: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
