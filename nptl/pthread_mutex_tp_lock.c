@@ -490,6 +490,20 @@ tp_lock_slow (pthread_mutex_t *mutex, int kind, pid_t tid,
   return tp_lock_user (mutex, kind, tid, clockid, abstime);
 }
 
+/* The new owner's bookkeeping after it took the word (T0, T1 or T2):
+   written while it owns the mutex, so ordered for the next owner by the
+   word's release/acquire pairs.  OWNER is the caller's TID, or a robust
+   marker.  __count only matters for recursive mutexes.  */
+static __always_inline void
+tp_note_owner (pthread_mutex_t *mutex, int owner, bool count_user)
+{
+  mutex->__data.__count = 1;
+  mutex->__data.__owner = owner;
+  if (count_user)
+    ++mutex->__data.__nusers;
+  LIBC_PROBE (mutex_acquired, 1, mutex);
+}
+
 int
 __pthread_mutex_tp_robust_acquired (pthread_mutex_t *mutex, int kind,
 				    pid_t tid, int result, bool count_user)
@@ -511,12 +525,8 @@ __pthread_mutex_tp_robust_acquired (pthread_mutex_t *mutex, int kind,
   __asm ("" ::: "memory");
   THREAD_SETMEM (THREAD_SELF, robust_head.list_op_pending, NULL);
 
-  mutex->__data.__count = 1;
-  mutex->__data.__owner = (result == EOWNERDEAD
-			   ? PTHREAD_MUTEX_INCONSISTENT : tid);
-  if (count_user)
-    ++mutex->__data.__nusers;
-  LIBC_PROBE (mutex_acquired, 1, mutex);
+  tp_note_owner (mutex, (result == EOWNERDEAD
+			 ? PTHREAD_MUTEX_INCONSISTENT : tid), count_user);
   return result;
 }
 
@@ -562,12 +572,24 @@ tp_lock_contended (pthread_mutex_t *mutex, int kind, pid_t tid,
   int r = tp_lock_slow (mutex, kind, tid, clockid, abstime);
   if (r != 0)
     return r == TP_RELOCKED ? 0 : r;
-  mutex->__data.__count = 1;
-  mutex->__data.__owner = tid;
-  if (count_user)
-    ++mutex->__data.__nusers;
-  LIBC_PROBE (mutex_acquired, 1, mutex);
+  tp_note_owner (mutex, tid, count_user);
   return 0;
+}
+
+/* T0 and the new owner's bookkeeping, the fast path of every lock entry
+   point.  Returns true if the caller now owns MUTEX.  */
+static __always_inline bool
+tp_lock_fast (pthread_mutex_t *mutex, int kind, pid_t tid, bool count_user)
+{
+  unsigned int expected = 0;
+
+  /* T0: acquire MO pairs with the release in U0/U1/U2.  */
+  if (__glibc_unlikely ((kind & PTHREAD_MUTEX_ROBUST_NORMAL_NP) != 0)
+      || __glibc_unlikely (!atomic_compare_exchange_weak_acquire
+			   (tp_word (mutex), &expected, tid)))
+    return false;
+  tp_note_owner (mutex, tid, count_user);
+  return true;
 }
 
 int
@@ -579,44 +601,23 @@ __pthread_mutex_tp_lock_common (pthread_mutex_t *mutex, clockid_t clockid,
      in sysdeps/nptl/bits/thread-shared-types.h.  */
   int kind = atomic_load_relaxed (&mutex->__data.__kind);
   pid_t tid = THREAD_GETMEM (THREAD_SELF, tid);
-  unsigned int expected = 0;
 
-  /* T0: acquire MO pairs with the release in U0/U1/U2.  */
-  if (__glibc_likely ((kind & PTHREAD_MUTEX_ROBUST_NORMAL_NP) == 0)
-      && __glibc_likely (atomic_compare_exchange_weak_acquire
-			 (tp_word (mutex), &expected, tid)))
-    {
-      mutex->__data.__count = 1;
-      mutex->__data.__owner = tid;
-      if (count_user)
-	++mutex->__data.__nusers;
-      LIBC_PROBE (mutex_acquired, 1, mutex);
-      return 0;
-    }
+  if (tp_lock_fast (mutex, kind, tid, count_user))
+    return 0;
   return tp_lock_contended (mutex, kind, tid, clockid, abstime, count_user);
 }
 
-/* pthread_mutex_lock.  The same as __pthread_mutex_tp_lock_common without
-   a timeout, with the fast path specialized: a short leaf function with
-   no arguments to set up, everything else a tail call.  */
+/* pthread_mutex_lock: __pthread_mutex_tp_lock_common without a timeout,
+   specialized so that the fast path is a short leaf function with no
+   arguments to set up, everything else a tail call.  */
 int
 __pthread_mutex_tp_lock (pthread_mutex_t *mutex)
 {
   int kind = atomic_load_relaxed (&mutex->__data.__kind);
   pid_t tid = THREAD_GETMEM (THREAD_SELF, tid);
-  unsigned int expected = 0;
 
-  /* T0: acquire MO pairs with the release in U0/U1/U2.  */
-  if (__glibc_likely ((kind & PTHREAD_MUTEX_ROBUST_NORMAL_NP) == 0)
-      && __glibc_likely (atomic_compare_exchange_weak_acquire
-			 (tp_word (mutex), &expected, tid)))
-    {
-      mutex->__data.__count = 1;
-      mutex->__data.__owner = tid;
-      ++mutex->__data.__nusers;
-      LIBC_PROBE (mutex_acquired, 1, mutex);
-      return 0;
-    }
+  if (tp_lock_fast (mutex, kind, tid, true))
+    return 0;
   return tp_lock_contended (mutex, kind, tid, CLOCK_MONOTONIC, NULL, true);
 }
 

@@ -21,7 +21,7 @@
    in tst-mutex-tp-kernel-user), then contends a mutex and checks through
    the slow-path counters (GLIBC_PRIVATE __pthread_mutex_tp_stats) which
    path served it.  On a stock kernel this checks the user-space path; in
-   the TPF test VM, the kernel path.  */
+   the TPF test VM, the kernel path (TST_TP_EXPECT_KERNEL set).  */
 
 #include <stdlib.h>
 #include <sys/syscall.h>
@@ -53,6 +53,11 @@ do_test (void)
   long int r = syscall (__NR_futex, &word, 65 | 128, 0, NULL, NULL, 0);
   bool kernel_has_tp = r == -1 && errno == EPERM;
   printf ("info: kernel has TP futex ops: %d\n", kernel_has_tp);
+  /* The TPF test VM runs a kernel with the TP operations and sets this,
+     so that a kernel that lost them fails instead of testing the
+     user-space path.  */
+  if (getenv ("TST_TP_EXPECT_KERNEL") != NULL)
+    TEST_VERIFY (kernel_has_tp);
 
   unsigned long int before[TP_STAT_COUNT], after[TP_STAT_COUNT];
   TEST_COMPARE (__pthread_mutex_tp_stats (before, TP_STAT_COUNT),

@@ -30,7 +30,6 @@
 #include <stdlib.h>
 #include <time.h>
 #include <support/timespec.h>
-#include <support/timespec.h>
 #include <support/xtime.h>
 #include "tst-mutex-tp-common.h"
 

@@ -15,6 +15,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/upstream.conf"
 src=${1:-$top/build/src}
+case $src in /*) ;; *) src=$(pwd)/$src ;; esac
 patchdir=$top/patches/glibc
 overlay_dirs="nptl sysdeps benchtests"
 

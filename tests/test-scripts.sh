@@ -26,7 +26,7 @@ result() {   # result NAME STATUS
 fake=$tmp/project
 mkdir -p "$fake/nptl"
 cp -r "$top/scripts" "$top/patches" "$top/upstream.conf" "$fake/"
-git clone -q --shared "$top/build/src" "$fake/src" 2>/dev/null \
+git -c advice.detachedHead=false clone -q --shared "$top/build/src" "$fake/src" 2>/dev/null \
   && git -C "$fake/src" fetch -q --tags origin 2>/dev/null
 echo 'int tpf_scratch;' > "$fake/nptl/tpf-scratch.c"
 
@@ -36,7 +36,7 @@ cp "$fake/nptl/tpf-scratch.c" "$fake/nptl/pthread_mutex_lock.c"
 status=$?
 grep -q 'overwrite upstream files.*nptl/pthread_mutex_lock.c' "$tmp/clash.log"
 found=$?
-git -C "$fake/src" diff --quiet upstream -- nptl/pthread_mutex_lock.c 2>/dev/null
+git -C "$fake/src" diff --quiet HEAD -- nptl/pthread_mutex_lock.c 2>/dev/null
 untouched=$?
 [ "$status" -ne 0 ] && [ "$found" -eq 0 ] && [ "$untouched" -eq 0 ]
 result assemble-clash $?
