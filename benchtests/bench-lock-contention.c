@@ -283,6 +283,13 @@ static const struct lock_kind kinds[] =
     RWLOCK_KIND ("rwlock-default", PTHREAD_RWLOCK_PREFER_READER_NP),
     RWLOCK_KIND ("rwlock-prefer-writer",
 		 PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP),
+    /* The fork's kinds, where the headers have them.  */
+#ifdef PTHREAD_THROUGHPUT_MUTEX_INITIALIZER_NP
+    MUTEX_KIND ("mutex-tp", PTHREAD_MUTEX_NORMAL, PTHREAD_THROUGHPUT_NP),
+#endif
+#ifdef PTHREAD_RWLOCK_PHASE_FAIR_INITIALIZER_NP
+    RWLOCK_KIND ("rwlock-phase-fair", PTHREAD_RWLOCK_PHASE_FAIR_NP),
+#endif
     /* Control: no mutual exclusion at all; the invariant must fail.  */
     { "busted", &busted_ops, 0, 0, true },
   };
