@@ -75,7 +75,7 @@
    glibc's benchout format (benchtests/scripts/benchout.schema.json).  The
    schema allows only a fixed set of properties per variant, so the run
    parameters live in the variant name, "<kind>-t<threads>-<cs>", and the
-   measurements are spread over four functions:
+   measurements are spread over five functions:
 
      lock_contention           per run: duration (ns, wall clock),
 			       iterations (operations, all threads), mean
@@ -97,6 +97,15 @@
 			       per operation), min and max (the same for
 			       the least and most switching thread),
 			       duration and iterations as above.
+     lock_contention_slowpath  for kinds that count slow-path events
+			       (the TP mutex), per run and event,
+			       variant "<run>,<event>" with event
+			       lock-syscalls (FUTEX_LOCK or FUTEX_WAIT),
+			       unlock-syscalls (FUTEX_UNLOCK or
+			       FUTEX_WAKE), handoffs, or kernel-path (1 if
+			       the kernel's TP operations served it):
+			       iterations (the count) and mean (per
+			       operation).
      lock_contention_config    one variant naming the parameters,
 			       "load-latency=L,lock-latency=O,read-pct=R",
 			       with ",wait-timing=off" appended (and no
@@ -131,6 +140,13 @@
 
 #include "json-lib.h"
 
+/* Inside the fork's tree the TP mutex counts its slow-path events.  */
+#if defined PTHREAD_THROUGHPUT_MUTEX_INITIALIZER_NP \
+    && __has_include (<pthread_mutex_tp_stats.h>)
+# include <pthread_mutex_tp_stats.h>
+# define HAVE_TP_STATS 1
+#endif
+
 #define CACHE_LINE 64
 #define MAX_THREADS 256
 #define NAME_MAX_LEN 160
@@ -162,6 +178,16 @@ struct lock_ops
   int (*unlock) (union bench_lock *);
 };
 
+/* Slow-path events of a run, for kinds that count them (the TP mutex):
+   system calls on the lock and unlock sides, and ownership hand-offs.  */
+struct slowpath
+{
+  uint64_t lock_syscalls;
+  uint64_t unlock_syscalls;
+  uint64_t handoffs;
+  bool kernel_path;
+};
+
 struct lock_kind
 {
   const char *name;
@@ -172,6 +198,8 @@ struct lock_kind
   int param2;
   /* Left out of the default sweep: selected by --kinds only.  */
   bool control;
+  /* Reads the process-wide slow-path counters, or NULL.  */
+  void (*slowpath) (struct slowpath *);
 };
 
 static int
@@ -268,9 +296,22 @@ static const struct lock_ops busted_ops =
   { busted_init, busted_nop, busted_nop, NULL, busted_nop };
 
 #define MUTEX_KIND(name, type, protocol) \
-  { name, &mutex_ops, type, protocol, false }
+  { name, &mutex_ops, type, protocol, false, NULL }
 #define RWLOCK_KIND(name, kind) \
-  { name, &rwlock_ops, kind, 0, false }
+  { name, &rwlock_ops, kind, 0, false, NULL }
+
+#ifdef HAVE_TP_STATS
+static void
+tp_slowpath (struct slowpath *s)
+{
+  unsigned long int c[TP_STAT_COUNT];
+  __pthread_mutex_tp_stats (c, TP_STAT_COUNT);
+  s->lock_syscalls = c[TP_STAT_KERNEL_LOCKS] + c[TP_STAT_USER_SLEEPS];
+  s->unlock_syscalls = c[TP_STAT_KERNEL_UNLOCKS] + c[TP_STAT_USER_WAKES];
+  s->handoffs = c[TP_STAT_HANDOFFS];
+  s->kernel_path = c[TP_STAT_KERNEL_MODE] != 0;
+}
+#endif
 
 /* One row per kind, in the order of the default sweep.  A new mutex
    protocol or rwlock kind is one more MUTEX_KIND or RWLOCK_KIND row.  */
@@ -284,14 +325,17 @@ static const struct lock_kind kinds[] =
     RWLOCK_KIND ("rwlock-prefer-writer",
 		 PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP),
     /* The fork's kinds, where the headers have them.  */
-#ifdef PTHREAD_THROUGHPUT_MUTEX_INITIALIZER_NP
+#ifdef HAVE_TP_STATS
+    { "mutex-tp", &mutex_ops, PTHREAD_MUTEX_NORMAL, PTHREAD_THROUGHPUT_NP,
+      false, tp_slowpath },
+#elif defined PTHREAD_THROUGHPUT_MUTEX_INITIALIZER_NP
     MUTEX_KIND ("mutex-tp", PTHREAD_MUTEX_NORMAL, PTHREAD_THROUGHPUT_NP),
 #endif
 #ifdef PTHREAD_RWLOCK_PHASE_FAIR_INITIALIZER_NP
     RWLOCK_KIND ("rwlock-phase-fair", PTHREAD_RWLOCK_PHASE_FAIR_NP),
 #endif
     /* Control: no mutual exclusion at all; the invariant must fail.  */
-    { "busted", &busted_ops, 0, 0, true },
+    { "busted", &busted_ops, 0, 0, true, NULL },
   };
 #define NKINDS (sizeof (kinds) / sizeof (kinds[0]))
 
@@ -636,6 +680,8 @@ struct result
   double csw_per_op_min;
   double csw_per_op_max;
   struct wait_stats wait[WAIT_CLASSES];
+  /* Valid if kind->slowpath: the events of this run.  */
+  struct slowpath slow;
 };
 
 static void
@@ -823,6 +869,9 @@ run_one (struct result *r, double duration, unsigned int inside,
 	fatal_errno ("pthread_create", err);
     }
 
+  struct slowpath before, after;
+  if (r->kind->slowpath != NULL)
+    r->kind->slowpath (&before);
   pthread_barrier_wait (&cfg.barrier);
   sleep_seconds (duration);
   atomic_store_explicit (&cfg.stop, 1, memory_order_relaxed);
@@ -831,6 +880,14 @@ run_one (struct result *r, double duration, unsigned int inside,
       err = pthread_join (w[i].thread, NULL);
       if (err != 0)
 	fatal_errno ("pthread_join", err);
+    }
+  if (r->kind->slowpath != NULL)
+    {
+      r->kind->slowpath (&after);
+      r->slow.lock_syscalls = after.lock_syscalls - before.lock_syscalls;
+      r->slow.unlock_syscalls = after.unlock_syscalls - before.unlock_syscalls;
+      r->slow.handoffs = after.handoffs - before.handoffs;
+      r->slow.kernel_path = after.kernel_path;
     }
   pthread_barrier_destroy (&cfg.barrier);
 
@@ -857,6 +914,23 @@ emit_wait (json_ctx_t *js, const struct result *r, enum wait_class c,
   json_attr_uint (js, "duration", r->wait[c].sum);
   json_attr_uint (js, "iterations", r->wait[c].count);
   json_attr_uint (js, "latency", value);
+  json_attr_object_end (js);
+}
+
+/* Variant "<run>,<event>": iterations is the event count of the run,
+   mean the count per lock operation.  */
+static void
+emit_slowpath (json_ctx_t *js, const struct result *r, const char *event,
+	       uint64_t count)
+{
+  char run[NAME_MAX_LEN], name[NAME_MAX_LEN + 32];
+
+  run_name (run, sizeof run, r);
+  snprintf (name, sizeof name, "%s,%s", run, event);
+  json_attr_object_begin (js, name);
+  json_attr_uint (js, "duration", r->elapsed_ns);
+  json_attr_uint (js, "iterations", count);
+  json_attr_double (js, "mean", r->ops > 0 ? (double) count / r->ops : 0);
   json_attr_object_end (js);
 }
 
@@ -940,6 +1014,19 @@ emit_json (FILE *fp, bool fragment, const struct result *res, size_t nres,
       json_attr_double (&js, "max", r->csw_per_op_max);
       json_attr_object_end (&js);
     }
+  json_attr_object_end (&js);
+
+  json_attr_object_begin (&js, "lock_contention_slowpath");
+  for (size_t i = 0; i < nres; i++)
+    if (res[i].kind->slowpath != NULL)
+      {
+	emit_slowpath (&js, &res[i], "lock-syscalls",
+		       res[i].slow.lock_syscalls);
+	emit_slowpath (&js, &res[i], "unlock-syscalls",
+		       res[i].slow.unlock_syscalls);
+	emit_slowpath (&js, &res[i], "handoffs", res[i].slow.handoffs);
+	emit_slowpath (&js, &res[i], "kernel-path", res[i].slow.kernel_path);
+      }
   json_attr_object_end (&js);
 
   json_attr_object_begin (&js, "lock_contention_config");

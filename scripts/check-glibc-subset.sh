@@ -63,3 +63,12 @@ fi
 awk -f "$top/scripts/mark-expected-failures.awk" "$xfail_list" "$sum" \
   > "$results/$mode.sum"
 rm -f "$sum"
+
+# Keep the output of every failed test: the next mode reruns it.
+grep '^\(FAIL\|XPASS\|ERROR\): ' "$results/$mode.sum" | while read -r _ name; do
+  mkdir -p "$results/$mode-failed"
+  for f in "$objdir/$name.out" "$objdir/$name.test-result"; do
+    [ -f "$f" ] && cp "$f" "$results/$mode-failed/"
+  done
+done
+exit 0

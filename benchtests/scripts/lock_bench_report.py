@@ -67,6 +67,8 @@ class Run:
         # WAIT[class][stat] in ns, class in wait, rd-wait, wr-wait.
         self.wait = {}
         self.ctxsw_per_op = None
+        # SLOWPATH[event] = (count, per op), for kinds that count them.
+        self.slowpath = {}
 
 
 def load_document(path):
@@ -121,6 +123,16 @@ def parse_runs(path, functions):
         if key in runs and 'latency' in record:
             stats = runs[key].wait.setdefault(m.group('cls'), {})
             stats[m.group('stat')] = record['latency']
+
+    for name, record in functions.get('lock_contention_slowpath',
+                                      {}).items():
+        run_name, _, event = name.rpartition(',')
+        r = RUN_RE.match(run_name)
+        if r:
+            key = (r.group('kind'), int(r.group('threads')), r.group('cs'))
+            if key in runs:
+                runs[key].slowpath[event] = (record.get('iterations', 0),
+                                             record.get('mean', 0.0))
 
     for name, record in functions.get('lock_contention_ctxsw', {}).items():
         r = RUN_RE.match(name)
@@ -185,6 +197,17 @@ def fmt_ratio(x):
     return '%.2f' % x
 
 
+def slowpath_cells(run):
+    """System calls per operation (lock and unlock sides together), the
+    percentage of unlocks that made a system call, and hand-offs."""
+    if not run.slowpath:
+        return ['-', '-', '-']
+    lock = run.slowpath.get('lock-syscalls', (0, 0.0))[1]
+    unlock = run.slowpath.get('unlock-syscalls', (0, 0.0))[1]
+    return ['%.4f' % (lock + unlock), '%.3f' % (100 * unlock),
+            '%d' % run.slowpath.get('handoffs', (0, 0.0))[0]]
+
+
 def print_table(runs, configs, baseline, out):
     """Print one block per critical section, one row per run."""
     kinds, cs_list = ordered(runs)
@@ -193,6 +216,9 @@ def print_table(runs, configs, baseline, out):
             'p50 us', 'p99 us', 'max us', 'ctxsw/op']
     if has_rw:
         head += ['rd p99', 'wr p99']
+    has_slow = any(run.slowpath for run in runs.values())
+    if has_slow:
+        head += ['sys/op', 'unlock sys %', 'handoffs']
     if baseline:
         head.append('vs ' + baseline)
 
@@ -214,6 +240,8 @@ def print_table(runs, configs, baseline, out):
                 if has_rw:
                     row.append(fmt_us(run.wait.get('rd-wait', {}).get('p99')))
                     row.append(fmt_us(run.wait.get('wr-wait', {}).get('p99')))
+                if has_slow:
+                    row += slowpath_cells(run)
                 if baseline:
                     base = runs.get((baseline, run.threads, cs))
                     row.append(fmt_ratio(run.ops_per_sec / base.ops_per_sec)
