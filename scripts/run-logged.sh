@@ -1,7 +1,7 @@
 #!/bin/sh
 # Usage: scripts/run-logged.sh LOG LABEL COMMAND...
 # Run COMMAND with its whole output in LOG, printing a progress line
-# every 30 seconds and, for glibc's make, each subdirectory it enters.
+# every 30 seconds and, for glibc's make, the subdirectory it is in.
 # On failure, show the last lines of LOG.  Exits with COMMAND's status.
 
 set -u
@@ -16,8 +16,9 @@ last=
 while kill -0 "$pid" 2>/dev/null; do
   sleep 30
   kill -0 "$pid" 2>/dev/null || break
-  here=$(grep -o 'Entering directory .[^'"'"']*' "$log" 2>/dev/null | tail -1 \
-         | sed -e 's|.*/src/||' -e 's|.*/||')
+  # glibc's make names each subdirectory it descends into as subdir=NAME.
+  here=$(grep -o 'subdir=[A-Za-z0-9_.-]*' "$log" 2>/dev/null | tail -1 \
+         | sed 's/subdir=//')
   [ "$here" = "$last" ] && here=
   [ -z "$here" ] || last=$here
   echo "$label: $(( $(date +%s) - start ))s${here:+, in $here}"
