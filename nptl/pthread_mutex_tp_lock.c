@@ -278,7 +278,14 @@ tp_withdraw (pthread_mutex_t *mutex, pid_t tid, int private, int err)
 	  tp_handoff_clear (handoff, tid);
 	  return (v & FUTEX_OWNER_DIED) ? EOWNERDEAD : 0;
 	}
-      futex_wait (word, v, private);
+      /* T3 before sleeping, as in tp_lock_user_sleep: if the grant was
+	 dropped, only an unlock that sees W (I2) will wake us when the
+	 word comes free.  Relaxed MO, see the design comment.  */
+      if ((v & FUTEX_WAITERS) == 0
+	  && !atomic_compare_exchange_weak_relaxed (word, &v,
+						    v | FUTEX_WAITERS))
+	continue;
+      futex_wait (word, v | FUTEX_WAITERS, private);
     }
   tp_handoff_clear (handoff, tid);
   return 0;

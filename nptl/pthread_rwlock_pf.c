@@ -74,7 +74,9 @@
 		       (modulo 2^24), added in units of PF_RINC
      ROUT  = __wrphase_futex  reader exit word
 	     bit 0     PF_WDRAIN the writer may sleep on ROUT
-	     bits 1-7  zero
+	     bit 1     PF_DRAIN_ABANDONED  the writer gave up its drain;
+		       the reader whose exit completes it ends the phase
+	     bits 2-7  zero
 	     bits 8-31 reader exits, minus the readers handed over by every
 		       writer phase (modulo 2^24, see I2)
      WIN   = __writers        next writer ticket; tickets step by
@@ -113,9 +115,10 @@
    Invariants
    ----------
    I1. Only the turn holder (the thread whose ticket equals WOUT) sets
-       PRES, and it is the only one who clears it; PRES is set only while
-       the setter holds the turn, and cleared by it after it passed the
-       turn on.  PF_RWAIT implies PF_PRES.
+       PRES, while it holds the turn.  PRES is cleared once per phase:
+       by the writer that set it, after it passed the turn on, or, if
+       that writer abandoned its drain, by the reader whose exit
+       completes the drain (I6).  PF_RWAIT implies PF_PRES.
    I2. count(RIN) - count(ROUT) (modulo 2^24) equals the number of
        readers that have added to RIN and not yet left (admitted readers
        inside their critical section plus readers waiting for a writer
@@ -136,7 +139,16 @@
        turn.  Whoever clears it (the RMW that sees the bit set) passes
        the turn on.
    I5. PF_WDRAIN is set only by the turn holder during its drain and
-       cleared by it before it enters its critical section or gives up.
+       cleared by it before it enters its critical section, or replaced
+       by PF_DRAIN_ABANDONED in the same RMW when it gives up.
+   I6. A writer phase ends only when its drain is complete (ROUT's count
+       is 0): the writer that completed it unlocks, or, if the writer
+       abandoned the drain, the reader whose exit brings the count to 0
+       clears PF_DRAIN_ABANDONED and ends the phase.  Exactly one reader
+       exit makes the count 0, because during a phase ROUT's count only
+       grows (readers that arrive in the phase are counted in RIN).
+       Hence a phase that waits for a reader lasts until that reader has
+       entered and left, which the phase-fairness argument needs.
 
    Phase fairness
    --------------
@@ -146,7 +158,9 @@
    proceeds.  The next writer P' sets PRES with PHID flipped, so the low
    bits differ from W whether or not R saw the gap between P and P'; R
    was counted in RIN before P' zeroed the count, so P' waits for R
-   (I2).  Hence R waits for at most one writer phase.  A writer W whose
+   (I2), and P' does not end before R has left, even if its writer
+   gives up (I6): PHID cannot flip back to R's value while R waits.
+   Hence R waits for at most one writer phase.  A writer W whose
    turn comes waits for the readers counted in RIN at its CAS, all of
    whom arrived before W started its phase; every later reader waits for
    W (G3).  Writers among themselves are ordered by tickets.
@@ -183,11 +197,17 @@
        WOUT = S happens after the taking of every ticket below S (M3,
        M4), so the WIN read is >= S and WIN - S is a true queue length,
        never a wrapped-around negative one.
-   M7. The writer's CAS on RIN that starts its phase and the fetch_sub on
-       ROUT are relaxed: they only count; what is counted is fixed by
-       RIN's modification order, and the writer's critical section is
-       ordered after readers by M2.  __cur_writer is relaxed as in
-       pthread_rwlock_common.c.
+   M7. The fetch_sub on ROUT that hands the count over is relaxed: it
+       only counts; what is counted is fixed by RIN's modification order,
+       and the writer's critical section is ordered after readers by M2.
+       __cur_writer is relaxed as in pthread_rwlock_common.c.
+   M8. The writer's CAS on RIN that starts its phase is acquire; it
+       pairs with the release RMW of pf_phase_end, so that everything
+       before the end of the previous phase, in particular the clearing
+       of PF_DRAIN_ABANDONED by the reader that ended an abandoned phase
+       (relaxed, before its pf_phase_end), precedes our accesses to
+       ROUT.  Setting PF_DRAIN_ABANDONED is relaxed: it publishes
+       nothing but itself (I6 is about one word's modification order).
 
    Timeouts and abandonment
    ------------------------
@@ -205,10 +225,15 @@
        passes the turn on itself; otherwise the turn holder that reaches
        T skips it.  Nobody ever waits for an abandoned ticket;
    (c) holding the turn, before starting its phase: it passes the turn;
-   (d) during its drain: it clears WDRAIN, passes the turn and ends its
-       phase exactly as an unlock does.  Readers still inside stay
-       counted (I2): the debt remains in ROUT and the next writer waits
-       for them too.
+   (d) during its drain: if the drain completed meanwhile it owns the
+       lock and returns 0; otherwise it replaces WDRAIN by
+       PF_DRAIN_ABANDONED and passes the turn, but leaves PRES set: the
+       last reader of the drain ends the phase (I6).  Ending it at once
+       would let the next writers flip PHID back to the value that a
+       reader of this phase, not yet scheduled, still waits to see
+       change, and that reader and the writer waiting for it would wait
+       for each other forever (found by models/pf_rwlock.pml).
+   trywrlock gives up a phase in which it finds readers the same way.
    The bound: at most 32 writers hold tickets; a 33rd waits unordered,
    without a ticket, for a slot (on WOUT, with its timeout).  So FIFO
    order holds among the first 32 waiting writers; writers beyond that
@@ -217,7 +242,9 @@
 
    Destruction: pf_phase_end's RMW on RIN is the last store of an
    unlock; only futex_wake calls follow, which are harmless on a
-   destroyed or reused word.  Readers' last store is their ROUT RMW.
+   destroyed or reused word.  Readers' last store is their ROUT RMW,
+   except for the reader that ends an abandoned phase, whose last store
+   is the pf_phase_end RMW that lets the next owners in.
 
    Wake-ups: all sleepers on RIN (readers of the ending writer phase and
    the next writer waiting for PRES to clear) are woken together; all
@@ -234,6 +261,7 @@
 #define PF_RINC		(1u << PF_COUNT_SHIFT)
 /* ROUT.  */
 #define PF_WDRAIN	1u
+#define PF_DRAIN_ABANDONED 2u
 /* WIN and WOUT.  */
 #define PF_WWAIT	1u
 #define PF_TICKET	2u
@@ -446,6 +474,31 @@ pf_wait_turn (pthread_rwlock_t *rwlock, unsigned int t, clockid_t clockid,
 
 /* Wait until the readers handed over at the start of our phase have
    left (ROUT's count is 0, I2).  */
+/* Give up our drain (case (d), or trywrlock) with ERR: return 0 if it
+   completed meanwhile (we own the lock), else leave the end of the phase
+   to the last reader (I5, I6) and return ERR; the caller then passes the
+   turn.  */
+static int
+pf_drain_abandon (pthread_rwlock_t *rwlock, int err)
+{
+  unsigned int *rout = PF_ROUT (rwlock);
+  for (;;)
+    {
+      /* Acquire MO: M2, for the case that the drain completed.  */
+      unsigned int o = atomic_load_acquire (rout);
+      if (pf_count (o) == 0)
+	{
+	  if ((o & PF_WDRAIN) != 0)
+	    atomic_fetch_and_relaxed (rout, ~PF_WDRAIN);
+	  return 0;
+	}
+      /* Relaxed MO: M8.  */
+      if (atomic_compare_exchange_weak_relaxed
+	  (rout, &o, (o & ~PF_WDRAIN) | PF_DRAIN_ABANDONED))
+	return err;
+    }
+}
+
 static int
 pf_drain (pthread_rwlock_t *rwlock, clockid_t clockid,
 	  const struct __timespec64 *abstime, int private)
@@ -471,11 +524,7 @@ pf_drain (pthread_rwlock_t *rwlock, clockid_t clockid,
 	continue;
       int err = pf_wait (rout, o, clockid, abstime, private);
       if (err != 0)
-	{
-	  /* Case (d): I5, then unlock.  */
-	  atomic_fetch_and_relaxed (rout, ~PF_WDRAIN);
-	  return err;
-	}
+	return pf_drain_abandon (rwlock, err);
     }
 }
 
@@ -493,9 +542,9 @@ pf_start_phase (pthread_rwlock_t *rwlock, clockid_t clockid,
     {
       if ((r & PF_PRES) == 0)
 	{
-	  /* RWAIT is clear too (I1).  Relaxed MO: M7.  */
+	  /* RWAIT is clear too (I1).  Acquire MO: M8.  */
 	  unsigned int n = ((r & PF_PHID) ^ PF_PHID) | PF_PRES;
-	  if (atomic_compare_exchange_weak_relaxed (rin, &r, n))
+	  if (atomic_compare_exchange_weak_acquire (rin, &r, n))
 	    break;
 	  continue;
 	}
@@ -622,7 +671,6 @@ __pthread_rwlock_pf_wrlock (pthread_rwlock_t *rwlock, clockid_t clockid,
   if (err != 0)
     {
       pf_pass_turn (rwlock, t, private);	/* Case (d).  */
-      pf_phase_end (rwlock, private);
       return err;
     }
   atomic_store_relaxed (&rwlock->__data.__cur_writer,
@@ -659,23 +707,38 @@ __pthread_rwlock_pf_trywrlock (pthread_rwlock_t *rwlock)
 	  return EBUSY;
 	}
       unsigned int n = ((r & PF_PHID) ^ PF_PHID) | PF_PRES;
-      if (atomic_compare_exchange_weak_relaxed (rin, &r, n))
+      /* Acquire MO: M8.  */
+      if (atomic_compare_exchange_weak_acquire (rin, &r, n))
 	break;
     }
   if (pf_count (r) != 0)
     atomic_fetch_add_relaxed (PF_ROUT (rwlock),
 			      0u - (pf_count (r) << PF_COUNT_SHIFT));
-  /* Acquire MO: M2.  */
-  if (pf_count (atomic_load_acquire (PF_ROUT (rwlock))) != 0)
+  /* A reader may have slipped in after our check: then give the phase
+     up as in case (d).  */
+  if (pf_drain_abandon (rwlock, EBUSY) != 0)
     {
-      /* A reader slipped in after our check: undo, as in case (d).  */
       pf_pass_turn (rwlock, s, private);
-      pf_phase_end (rwlock, private);
       return EBUSY;
     }
   atomic_store_relaxed (&rwlock->__data.__cur_writer,
 			THREAD_GETMEM (THREAD_SELF, tid));
   return 0;
+}
+
+/* Our reader exit made ROUT N, with a count of 0: wake the writer that
+   drains, or end the phase whose writer abandoned its drain (I6).  */
+static void
+pf_drain_complete (pthread_rwlock_t *rwlock, unsigned int n, int private)
+{
+  if ((n & PF_WDRAIN) != 0)
+    futex_wake (PF_ROUT (rwlock), 1, private);
+  else
+    {
+      /* Relaxed MO: M8.  */
+      atomic_fetch_and_relaxed (PF_ROUT (rwlock), ~PF_DRAIN_ABANDONED);
+      pf_phase_end (rwlock, private);
+    }
 }
 
 int
@@ -695,8 +758,9 @@ __pthread_rwlock_pf_unlock (pthread_rwlock_t *rwlock)
       /* Release MO: M2.  */
       unsigned int n = atomic_fetch_add_release (PF_ROUT (rwlock), PF_RINC)
 		       + PF_RINC;
-      if (__glibc_unlikely ((n & PF_WDRAIN) != 0) && pf_count (n) == 0)
-	futex_wake (PF_ROUT (rwlock), 1, private);
+      if (__glibc_unlikely ((n & (PF_WDRAIN | PF_DRAIN_ABANDONED)) != 0)
+	  && pf_count (n) == 0)
+	pf_drain_complete (rwlock, n, private);
     }
   return 0;
 }

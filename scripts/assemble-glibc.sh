@@ -71,7 +71,7 @@ fi
 
 # 3. Overlay.
 cd "$top"
-find $overlay_dirs -type f ! -name '*~' ! -name '.*' 2>/dev/null | LC_ALL=C sort > "$state-overlay.new"
+find $overlay_dirs -type f ! -name '*~' ! -name '.*' ! -path '*/__pycache__/*' 2>/dev/null | LC_ALL=C sort > "$state-overlay.new"
 git_src ls-tree -r --name-only upstream | LC_ALL=C sort > "$state-upstream-files"
 clash=$(LC_ALL=C comm -12 "$state-overlay.new" "$state-upstream-files")
 [ -z "$clash" ] || die "overlay files would overwrite upstream files (change those through patches/glibc): $clash"

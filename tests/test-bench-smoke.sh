@@ -10,7 +10,8 @@ objdir=$1 sum=$2
 : > "$sum"
 bench=$objdir/benchtests/bench-lock-contention
 fastpath=$objdir/benchtests/bench-mutex-fastpath
-srcdir=$(sed -n 's/^srcdir = //p' "$objdir/Makefile")
+# glibc records its source directory relative to the build directory.
+srcdir=$(cd "$objdir" && cd "$(sed -n 's/^srcdir = //p' Makefile)" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
