@@ -45,15 +45,20 @@
        waits for at most the readers present when its phase starts, so a
        continuous stream of readers cannot starve it.
    G4. Timed and clock variants return ETIMEDOUT promptly on both
-       CLOCK_REALTIME and CLOCK_MONOTONIC, and a timed-out waiter leaves
-       the lock as if it had never arrived (no stalled queue).
+       CLOCK_REALTIME and CLOCK_MONOTONIC.  A timed-out reader, or a
+       writer that times out in the queue, leaves the lock as if it had
+       never arrived (no stalled queue).  A writer that times out while
+       its phase drains the previous readers leaves the phase to end when
+       they have left (case (d), I6), as if it had taken the lock and
+       released it at once.
    G5. No pointers in the lock: PTHREAD_PROCESS_SHARED works; futex
        operations use FUTEX_SHARED then.
 
    Not provided: recursive read locking (a reader that read-locks again
    while a writer waits deadlocks, because the writer waits for the first
    read lock and the second waits for the writer; as for
-   PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP), cancellation points,
+   PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP; likewise while the phase
+   of a writer that timed out in its drain is still on), cancellation points,
    elision.  A writer that read-locks what it write-locked gets EDEADLK, a
    writer that write-locks it again gets EDEADLK (via __cur_writer, as the
    upstream kinds).

@@ -4,8 +4,9 @@
 # pinned) cost one dpkg-query and nothing else.
 #
 # Usage: scripts/install-deps.sh [LIST-FILE...]
-# With no argument, reads scripts/packages.txt, kernel/packages.txt (if
-# present) and the upstream source packages pinned in upstream.conf.
+# With no argument, reads scripts/packages.txt, kernel/packages.txt and
+# models/packages.txt, and the upstream source packages pinned in
+# upstream.conf.
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,7 +14,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 if [ $# -eq 0 ]; then
   set -- "$top/scripts/packages.txt"
-  [ -f "$top/kernel/packages.txt" ] && set -- "$@" "$top/kernel/packages.txt"
+  for extra in kernel/packages.txt models/packages.txt; do
+    if [ -f "$top/$extra" ]; then set -- "$@" "$top/$extra"; fi
+  done
 fi
 
 wanted="$GLIBC_DEB_PACKAGE=$GLIBC_DEB_VERSION $LINUX_DEB_PACKAGE=$LINUX_DEB_VERSION"
