@@ -479,6 +479,15 @@ pf_wait_turn (pthread_rwlock_t *rwlock, unsigned int t, clockid_t clockid,
 
 /* Wait until the readers handed over at the start of our phase have
    left (ROUT's count is 0, I2).  */
+/* Our drain is complete (ROUT was O, with a count of 0): clear our
+   futex flag (I5).  */
+static inline void
+pf_drain_end (unsigned int *rout, unsigned int o)
+{
+  if ((o & PF_WDRAIN) != 0)
+    atomic_fetch_and_relaxed (rout, ~PF_WDRAIN);
+}
+
 /* Give up our drain (case (d), or trywrlock) with ERR: return 0 if it
    completed meanwhile (we own the lock), else leave the end of the phase
    to the last reader (I5, I6) and return ERR; the caller then passes the
@@ -493,8 +502,7 @@ pf_drain_abandon (pthread_rwlock_t *rwlock, int err)
       unsigned int o = atomic_load_acquire (rout);
       if (pf_count (o) == 0)
 	{
-	  if ((o & PF_WDRAIN) != 0)
-	    atomic_fetch_and_relaxed (rout, ~PF_WDRAIN);
+	  pf_drain_end (rout, o);
 	  return 0;
 	}
       /* Relaxed MO: M8.  */
@@ -516,8 +524,7 @@ pf_drain (pthread_rwlock_t *rwlock, clockid_t clockid,
       unsigned int o = atomic_load_acquire (rout);
       if (pf_count (o) == 0)
 	{
-	  if ((o & PF_WDRAIN) != 0)
-	    atomic_fetch_and_relaxed (rout, ~PF_WDRAIN);
+	  pf_drain_end (rout, o);
 	  return 0;
 	}
       if (spins-- > 0)
