@@ -14,8 +14,7 @@ objdir=$1 subdir=$2 mode=$3 tunables=$4 xfail_list=$5 results=$6 jobs=$7
 shift 7
 top=$(cd "$(dirname "$0")/.." && pwd)
 log=$(dirname "$objdir")/logs/check-$mode.log
-# glibc records its source directory relative to the build directory.
-srcdir=$(cd "$objdir" && cd "$(sed -n 's/^srcdir = //p' Makefile)" && pwd)
+srcdir=$("$top/scripts/glibc-srcdir.sh" "$objdir")
 
 label="check $mode${tunables:+ (GLIBC_TUNABLES=$tunables)}"
 if [ -n "$tunables" ]; then

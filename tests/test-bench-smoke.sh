@@ -10,8 +10,7 @@ objdir=$1 sum=$2
 : > "$sum"
 bench=$objdir/benchtests/bench-lock-contention
 fastpath=$objdir/benchtests/bench-mutex-fastpath
-# glibc records its source directory relative to the build directory.
-srcdir=$(cd "$objdir" && cd "$(sed -n 's/^srcdir = //p' Makefile)" && pwd)
+srcdir=$("$(dirname "$0")/../scripts/glibc-srcdir.sh" "$objdir")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
