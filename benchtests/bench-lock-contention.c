@@ -334,6 +334,12 @@ static const struct lock_kind kinds[] =
 #ifdef PTHREAD_RWLOCK_PHASE_FAIR_INITIALIZER_NP
     RWLOCK_KIND ("rwlock-phase-fair", PTHREAD_RWLOCK_PHASE_FAIR_NP),
 #endif
+#if defined HAVE_TP_STATS && defined PTHREAD_RWLOCK_TP_INITIALIZER_NP
+    { "rwlock-tp", &rwlock_ops, PTHREAD_RWLOCK_TP_NP, 0, false,
+      tp_slowpath },
+#elif defined PTHREAD_RWLOCK_TP_INITIALIZER_NP
+    RWLOCK_KIND ("rwlock-tp", PTHREAD_RWLOCK_TP_NP),
+#endif
     /* Control: no mutual exclusion at all; the invariant must fail.  */
     { "busted", &busted_ops, 0, 0, true, NULL },
   };

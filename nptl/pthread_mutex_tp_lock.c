@@ -23,6 +23,8 @@
 #include <atomic.h>
 #include <futex-internal.h>
 #include <tp-futex.h>
+#include <tp-spin.h>
+#include <tp-wait.h>
 #include <stap-probe.h>
 
 /* A mutex whose __kind has PTHREAD_MUTEX_THROUGHPUT_NP set (protocol
@@ -180,22 +182,6 @@
 /* Returned by tp_lock_slow when a recursive mutex was relocked.  */
 #define TP_RELOCKED (-1)
 
-static inline int64_t
-tp_ns (const struct __timespec64 *ts)
-{
-  if (ts->tv_sec >= INT64_MAX / 1000000000 - 1)
-    return INT64_MAX;
-  return ts->tv_sec * INT64_C (1000000000) + ts->tv_nsec;
-}
-
-static inline int64_t
-tp_now_ns (clockid_t clockid)
-{
-  struct __timespec64 ts;
-  __clock_gettime64 (clockid, &ts);
-  return tp_ns (&ts);
-}
-
 /* The caller's T0 failed: handle a mutex the caller already owns.
    Returns TP_RELOCKED, EAGAIN, EDEADLK, or 0 to go on locking (normal and
    adaptive mutexes deadlock, as POSIX requires for PTHREAD_MUTEX_NORMAL;
@@ -219,19 +205,6 @@ tp_lock_owned (pthread_mutex_t *mutex, int kind, pid_t tid)
     default:
       return 0;
     }
-}
-
-/* Check ABSTIME before the first block, as futex waits do.  */
-static inline int
-tp_check_abstime (const struct __timespec64 *abstime)
-{
-  if (abstime == NULL)
-    return 0;
-  if (! valid_nanoseconds (abstime->tv_nsec))
-    return EINVAL;
-  if (abstime->tv_sec < 0)
-    return ETIMEDOUT;
-  return 0;
 }
 
 /* H4: the requester TID, owning the lock now, removes its registration.
@@ -299,22 +272,19 @@ tp_lock_user_sleep (pthread_mutex_t *mutex, int kind, pid_t tid,
   unsigned int *word = tp_word (mutex);
   unsigned int *handoff = tp_handoff_word (mutex);
   int private = tp_private (kind);
-  bool handoff_ok = tp_handoff_enabled (kind);
-  int64_t threshold = (int64_t) __pthread_mutex_tp_config.handoff_us * 1000;
-  int64_t handoff_at = 0;
-  bool requester = false;
+  struct tp_handoff_wait hw;
 
   int err = tp_check_abstime (abstime);
   if (err != 0)
     return err;
-  if (handoff_ok)
-    handoff_at = tp_now_ns (CLOCK_MONOTONIC) + threshold;
+  tp_handoff_wait_init (&hw, tp_handoff_enabled (kind),
+			__pthread_mutex_tp_config.handoff_us);
 
   for (;;)
     {
       /* Acquire MO pairs with the release CAS of U2 (the grant).  */
       unsigned int v = atomic_load_acquire (word);
-      if (requester && (v & FUTEX_TID_MASK) == (unsigned int) tid)
+      if (hw.requester && (v & FUTEX_TID_MASK) == (unsigned int) tid)
 	{
 	  /* Granted (U2).  */
 	  tp_handoff_clear (handoff, tid);
@@ -326,7 +296,7 @@ tp_lock_user_sleep (pthread_mutex_t *mutex, int kind, pid_t tid,
 	  if (atomic_compare_exchange_weak_acquire (word, &v,
 						    tid | FUTEX_WAITERS))
 	    {
-	      if (requester)
+	      if (hw.requester)
 		tp_handoff_clear (handoff, tid);
 	      return (v & FUTEX_OWNER_DIED) ? EOWNERDEAD : 0;
 	    }
@@ -341,55 +311,24 @@ tp_lock_user_sleep (pthread_mutex_t *mutex, int kind, pid_t tid,
 	  v |= FUTEX_WAITERS;
 	}
 
-      /* Decide how long to sleep.  */
+      /* Decide how long to sleep: H1 once past the threshold (I3), and
+	 until then no longer than that (I7).  A normal mutex relocked by
+	 its owner must not register (I3).  */
       const struct __timespec64 *until = abstime;
       clockid_t until_clock = clockid;
-      bool handoff_sleep = false;
       struct __timespec64 deadline_ts;
-      if (handoff_ok && !requester
-	  && (v & FUTEX_TID_MASK) != (unsigned int) tid)
-	{
-	  int64_t now = tp_now_ns (CLOCK_MONOTONIC);
-	  if (now >= handoff_at)
-	    {
-	      /* H1 (I3).  Relaxed MO, see the design comment.  */
-	      unsigned int expected = 0;
-	      if (atomic_compare_exchange_weak_relaxed (handoff, &expected,
-							tid))
-		requester = true;
-	      else
-		/* Someone else is being served; try again later.  */
-		handoff_at = now + threshold;
-	    }
-	  if (!requester)
-	    {
-	      /* I7: wake up in time to register.  */
-	      int64_t deadline = handoff_at;
-	      bool user_first = false;
-	      if (abstime != NULL)
-		{
-		  int64_t user = tp_ns (abstime);
-		  if (clockid != CLOCK_MONOTONIC)
-		    user = now + (user - tp_now_ns (clockid));
-		  user_first = user <= deadline;
-		}
-	      if (!user_first)
-		{
-		  deadline_ts.tv_sec = deadline / 1000000000;
-		  deadline_ts.tv_nsec = deadline % 1000000000;
-		  until = &deadline_ts;
-		  until_clock = CLOCK_MONOTONIC;
-		  handoff_sleep = true;
-		}
-	    }
-	}
+      bool handoff_sleep = false;
+      if ((v & FUTEX_TID_MASK) != (unsigned int) tid)
+	handoff_sleep = tp_handoff_wait_plan (&hw, handoff, tid, clockid,
+					      abstime, &deadline_ts, &until,
+					      &until_clock);
 
       TP_STAT_INC (TP_STAT_USER_SLEEPS);
       err = __futex_abstimed_wait64 (word, v, until_clock, until, private);
       if (err == ETIMEDOUT && handoff_sleep)
 	continue;
       if (err == ETIMEDOUT || err == EINVAL || err == EOVERFLOW)
-	return requester ? tp_withdraw (mutex, tid, private, err) : err;
+	return hw.requester ? tp_withdraw (mutex, tid, private, err) : err;
       /* 0, EAGAIN, EINTR: look at the word again.  */
     }
 }
@@ -410,9 +349,13 @@ tp_lock_user (pthread_mutex_t *mutex, int kind, pid_t tid,
 	  /* T1.  Acquire MO pairs with U0/U1 of the previous owner.  */
 	  && atomic_compare_exchange_weak_acquire (word, &v,
 						   tid | (v & FUTEX_WAITERS)))
-	return (v & FUTEX_OWNER_DIED) ? EOWNERDEAD : 0;
-      atomic_spin_nop ();
+	{
+	  tp_spin_done ();
+	  return (v & FUTEX_OWNER_DIED) ? EOWNERDEAD : 0;
+	}
+      tp_spin_relax ();
     }
+  tp_spin_done ();
   return tp_lock_user_sleep (mutex, kind, tid, clockid, abstime);
 }
 

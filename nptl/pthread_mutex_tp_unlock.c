@@ -27,21 +27,17 @@
 #include <atomic.h>
 #include <futex-internal.h>
 #include <tp-futex.h>
+#include <tp-wait.h>
 #include <stap-probe.h>
 
-/* Whether the registered requester REQ still exists (I8).  A
-   process-private mutex is only used by threads of this process: ask for
-   the thread in our thread group, which also rejects the threads of the
-   parent after fork.  For a process-shared mutex the requester may be in
-   another process: ask for the TID in the whole PID namespace.  Only
+/* See tp-wait.h.  Uses signal 0, which checks for existence only.  Only
    called when a hand-off is about to happen, at most once per threshold
    and requester.  */
-static bool
-tp_requester_alive (unsigned int req, int kind)
+bool
+__pthread_tp_thread_alive (pid_t tid, bool pshared)
 {
-  pid_t tid = req & FUTEX_TID_MASK;
   long int r;
-  if ((kind & PTHREAD_MUTEX_PSHARED_BIT) == 0)
+  if (!pshared)
     r = INTERNAL_SYSCALL_CALL (tgkill, __getpid (), tid, 0);
   else
     r = INTERNAL_SYSCALL_CALL (tkill, tid, 0);
@@ -62,7 +58,9 @@ tp_release_user (pthread_mutex_t *mutex, int kind, int private)
       unsigned int *handoff = tp_handoff_word (mutex);
       unsigned int req = atomic_load_relaxed (handoff);
       if (req != 0 && ((req & TP_HANDOFF_GRANTED) != 0
-		       || !tp_requester_alive (req, kind)))
+		       || !__pthread_tp_thread_alive
+			    (req & FUTEX_TID_MASK,
+			     (kind & PTHREAD_MUTEX_PSHARED_BIT) != 0)))
 	{
 	  /* H5: a stale registration (I8).  Relaxed MO as for H2.  */
 	  atomic_compare_exchange_weak_relaxed (handoff, &req, 0);

@@ -22,8 +22,8 @@
 #include <pthreadP.h>
 #include <atomic.h>
 #include <futex-internal.h>
-#include <pthread_mutex_conf.h>
 #include <pthread_rwlock_pf.h>
+#include <tp-spin.h>
 
 /* A phase-fair reader/writer lock after the PF-T ticket lock of
    Brandenburg and Anderson, extended with futex sleeping, timeouts and
@@ -296,15 +296,14 @@ pf_private (pthread_rwlock_t *rwlock)
   return rwlock->__data.__shared != 0 ? FUTEX_SHARED : FUTEX_PRIVATE;
 }
 
-/* Spin budget before sleeping: glibc.pthread.mutex_spin_count.  */
+/* Spin budget before sleeping: the TP mutex's, tunable
+   glibc.pthread.mutex_tp_spin_count.  Every spin loop calls
+   tp_spin_relax per iteration and tp_spin_done when it stops spinning:
+   before it sleeps (pf_wait) or when it got what it waited for.  */
 static inline int
 pf_spin_budget (void)
 {
-#if HAVE_TUNABLES
-  return __mutex_aconf.spin_count;
-#else
-  return DEFAULT_ADAPTIVE_COUNT;
-#endif
+  return __pthread_mutex_tp_config.spin_count;
 }
 
 static inline bool
@@ -320,6 +319,7 @@ static int
 pf_wait (unsigned int *word, unsigned int val, clockid_t clockid,
 	 const struct __timespec64 *abstime, int private)
 {
+  tp_spin_done ();
   int err = __futex_abstimed_wait64 (word, val, clockid, abstime, private);
   return (err == ETIMEDOUT || err == EOVERFLOW) ? err : 0;
 }
@@ -433,6 +433,7 @@ pf_take_ticket (pthread_rwlock_t *rwlock, unsigned int *ticket,
 	  /* Relaxed MO: M7 (the turn is acquired through WOUT).  */
 	  if (atomic_compare_exchange_weak_relaxed (win, &i, i + PF_TICKET))
 	    {
+	      tp_spin_done ();
 	      *ticket = i;
 	      return 0;
 	    }
@@ -440,7 +441,7 @@ pf_take_ticket (pthread_rwlock_t *rwlock, unsigned int *ticket,
 	}
       if (spins-- > 0)
 	{
-	  atomic_spin_nop ();
+	  tp_spin_relax ();
 	  continue;
 	}
       if (!pf_set_flag (wout, &o, PF_WWAIT))
@@ -463,10 +464,13 @@ pf_wait_turn (pthread_rwlock_t *rwlock, unsigned int t, clockid_t clockid,
       /* Acquire MO: M3.  */
       unsigned int o = atomic_load_acquire (wout);
       if ((o & ~PF_WWAIT) == t)
-	return 0;
+	{
+	  tp_spin_done ();
+	  return 0;
+	}
       if (spins-- > 0)
 	{
-	  atomic_spin_nop ();
+	  tp_spin_relax ();
 	  continue;
 	}
       if (!pf_set_flag (wout, &o, PF_WWAIT))
@@ -524,12 +528,13 @@ pf_drain (pthread_rwlock_t *rwlock, clockid_t clockid,
       unsigned int o = atomic_load_acquire (rout);
       if (pf_count (o) == 0)
 	{
+	  tp_spin_done ();
 	  pf_drain_end (rout, o);
 	  return 0;
 	}
       if (spins-- > 0)
 	{
-	  atomic_spin_nop ();
+	  tp_spin_relax ();
 	  continue;
 	}
       if (!pf_set_flag (rout, &o, PF_WDRAIN))
@@ -557,14 +562,17 @@ pf_start_phase (pthread_rwlock_t *rwlock, clockid_t clockid,
 	  /* RWAIT is clear too (I1).  Acquire MO: M8.  */
 	  unsigned int n = ((r & PF_PHID) ^ PF_PHID) | PF_PRES;
 	  if (atomic_compare_exchange_weak_acquire (rin, &r, n))
-	    break;
+	    {
+	      tp_spin_done ();
+	      break;
+	    }
 	  continue;
 	}
       /* The previous turn holder has passed us the turn but not yet
 	 cleared PRES.  */
       if (spins-- > 0)
 	{
-	  atomic_spin_nop ();
+	  tp_spin_relax ();
 	  r = atomic_load_relaxed (rin);
 	  continue;
 	}
@@ -614,10 +622,13 @@ pf_rdlock_slow (pthread_rwlock_t *rwlock, unsigned int w, clockid_t clockid,
       /* Acquire MO: M1.  */
       unsigned int r = atomic_load_acquire (rin);
       if ((r & PF_WBITS) != w)
-	return 0;
+	{
+	  tp_spin_done ();
+	  return 0;
+	}
       if (spins-- > 0)
 	{
-	  atomic_spin_nop ();
+	  tp_spin_relax ();
 	  continue;
 	}
       if (!pf_set_flag (rin, &r, PF_RWAIT))

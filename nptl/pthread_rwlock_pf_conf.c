@@ -35,13 +35,14 @@ __pthread_rwlock_pf_tunables_init (void)
 {
 #if HAVE_TUNABLES
   /* glibc.pthread.rwlock_kind: the tunables framework rejects values
-     outside 0..3 (dl-tunables.list) and keeps the default then; all four
+     outside 0..4 (dl-tunables.list) and keeps the default then; all five
      values are kinds that pthread_rwlockattr_setkind_np accepts.  */
   int32_t kind = TUNABLE_GET (rwlock_kind, int32_t, NULL);
   if (kind == PTHREAD_RWLOCK_PREFER_READER_NP
       || kind == PTHREAD_RWLOCK_PREFER_WRITER_NP
       || kind == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP
-      || kind == PTHREAD_RWLOCK_PHASE_FAIR_NP)
+      || kind == PTHREAD_RWLOCK_PHASE_FAIR_NP
+      || kind == PTHREAD_RWLOCK_TP_NP)
     __pthread_rwlock_default_kind = kind;
 #endif
 }

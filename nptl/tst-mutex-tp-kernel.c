@@ -32,6 +32,12 @@
 # define TST_TP_FORCE_USER 0
 #endif
 
+/* A test that includes this file may bring its own contended WORKER and
+   the kernel operation whose presence it needs (tst-rwlock-tp-kernel.c:
+   FUTEX_UNLOCK_SHARED, 67).  */
+#ifndef TST_TP_PROBE_OP
+# define TST_TP_PROBE_OP 65
+
 static pthread_mutex_t m = PTHREAD_THROUGHPUT_MUTEX_INITIALIZER_NP;
 
 static void *
@@ -45,12 +51,14 @@ worker (void *arg)
     }
   return NULL;
 }
+#endif
 
 static int
 do_test (void)
 {
   unsigned int word = 0;
-  long int r = syscall (__NR_futex, &word, 65 | 128, 0, NULL, NULL, 0);
+  long int r = syscall (__NR_futex, &word, TST_TP_PROBE_OP | 128, 0, NULL,
+			NULL, 0);
   bool kernel_has_tp = r == -1 && errno == EPERM;
   printf ("info: kernel has TP futex ops: %d\n", kernel_has_tp);
   /* The TPF test VM runs a kernel with the TP operations and sets this,

@@ -1,28 +1,32 @@
 #!/bin/sh
 # Usage: tests/vm-glibc-bundle.sh OBJDIR OUTDIR
 #
-# Put the fork's dynamic loader, libc and TP mutex tests into OUTDIR/glibc
-# for the test VM's initramfs (kernel.mk's VM_EXTRA_DIRS), with one
+# Put the fork's dynamic loader, libc and TP mutex and rwlock tests into
+# OUTDIR/glibc for the test VM's initramfs (kernel.mk's VM_EXTRA_DIRS), with one
 # wrapper script per test and path in OUTDIR/glibc/run (VM_EXTRA_TESTS):
 #   NAME.kernel  the TP kernel path;
 #   NAME.user    the same test with the user-space path forced
 #                (glibc.pthread.mutex_tp_userspace=1).
-# TST_TP_EXPECT_KERNEL makes tst-mutex-tp-kernel and -kernel-user fail
-# unless the kernel has the TP operations; they then check through the
-# slow-path counters which path really served the mutex.
+# TST_TP_EXPECT_KERNEL makes tst-mutex-tp-kernel, tst-rwlock-tp-kernel
+# and their -user forms fail unless the kernel has the TP operations
+# (for the rwlock: the shared ones); they then check through the
+# slow-path counters which path really served the lock.
 # Prints the wrappers' paths inside the VM, one per line.
 
 set -eu
 objdir=$1 out=$2
 tests="tst-mutex-tp-basic tst-mutex-tp-contend tst-mutex-tp-timed
        tst-mutex-tp-cond tst-mutex-tp-robust tst-mutex-tp-pshared
-       tst-mutex-tp-starve tst-mutex-tp-kernel tst-mutex-tp-kernel-user"
+       tst-mutex-tp-starve tst-mutex-tp-kernel tst-mutex-tp-kernel-user
+       tst-rwlock-tp-basic tst-rwlock-tp-concurrent tst-rwlock-tp-starve
+       tst-rwlock-tp-timeout tst-rwlock-tp-pshared
+       tst-rwlock-tp-kernel-user"
 # tst-mutex-tp-kernel checks that the kernel path served the mutex and
 # tst-mutex-tp-kernel-user that the forced user-space path did.
 # tst-mutex-tp-contend's 1.3 million contended operations take minutes on
 # the user-space path under TCG; that path runs natively in check-nptl.
-kernel_only="tst-mutex-tp-contend tst-mutex-tp-kernel"
-user_only="tst-mutex-tp-kernel-user"
+kernel_only="tst-mutex-tp-contend tst-mutex-tp-kernel tst-rwlock-tp-kernel"
+user_only="tst-mutex-tp-kernel-user tst-rwlock-tp-kernel-user"
 
 rm -rf "$out/glibc"
 mkdir -p "$out/glibc/run"

@@ -71,4 +71,17 @@ tp_futex_kernel_probe (void)
 			   NULL) == -EPERM;
 }
 
+/* Return true if the running kernel also implements the shared (reader)
+   operations, which a kernel may lack while it has TP_FUTEX_LOCK and
+   TP_FUTEX_UNLOCK.  TP_FUTEX_UNLOCK_SHARED on a word that is not
+   reader-owned fails with EPERM where it is implemented.  */
+static inline bool
+tp_futex_kernel_probe_shared (void)
+{
+  unsigned int word = 0;
+  return tp_futex_syscall (&word,
+			   TP_FUTEX_UNLOCK_SHARED | FUTEX_PRIVATE_FLAG,
+			   NULL) == -EPERM;
+}
+
 #endif /* tp-futex.h */

@@ -1,0 +1,642 @@
+/* Throughput-optimized (TP) reader/writer lock (PTHREAD_RWLOCK_TP_NP).
+   Copyright (C) 2026 Free Software Foundation, Inc.
+   This file is part of the GNU C Library.
+
+   The GNU C Library is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   The GNU C Library is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with the GNU C Library; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <pthreadP.h>
+#include <atomic.h>
+#include <futex-internal.h>
+#include <tp-futex.h>
+#include <tp-spin.h>
+#include <tp-wait.h>
+#include <pthread_rwlock_tp.h>
+
+/* A reader/writer lock on one futex word in the shared layout of the TP
+   futex: writers use the TP mutex protocol (pthread_mutex_tp_lock.c),
+   readers a count in the same word.  With a kernel that has the TP
+   operations (FUTEX_LOCK, FUTEX_UNLOCK, FUTEX_LOCK_SHARED,
+   FUTEX_UNLOCK_SHARED; probed once) the slow paths are the kernel's;
+   otherwise a user-space protocol on the same word serves them.
+
+   Guarantees
+   ----------
+   G1  Mutual exclusion: a writer excludes everyone; readers share.
+   G2  Throughput: like the TP mutex, a lock that comes free goes to
+       whoever takes it first (no FIFO, lock stealing by running threads).
+   G3  No starvation: a reader does not join a reader-owned lock while
+       a waiter has announced itself (FUTEX_WAITERS), so a stream of
+       readers cannot keep a waiting writer out; and a waiter of either
+       kind that has waited longer than the hand-off threshold (tunable
+       glibc.pthread.mutex_tp_handoff_us) gets the lock from the next
+       release (user-space path) or from the kernel's hand-off (kernel
+       path), so a stream of writers cannot keep a reader out either.
+   G4  Timed and clock variants on CLOCK_REALTIME and CLOCK_MONOTONIC.
+   G5  No pointers in the lock: PTHREAD_PROCESS_SHARED works (futex
+       operations are shared then).  Every process that uses a shared
+       lock must take the same path: do not set
+       glibc.pthread.mutex_tp_userspace in only some of them.
+   Not provided: recursive read locking (a reader that read-locks again
+   while a waiter has announced itself waits for that waiter, which may
+   wait for the first read lock: deadlock, as for
+   PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP), elision.  EDEADLK for a
+   writer that locks again either way, through __cur_writer.
+
+   Words
+   -----
+     WORD = __readers   the futex word
+	    0                    free
+	    TID [|W]             write-locked by TID
+	    SH | n [|W]          read-locked by n >= 1 readers
+	    SH | SU [|W]         (kernel path only) the last reader has
+				 left and FUTEX_UNLOCK_SHARED releases
+	    W  = FUTEX_WAITERS (bit 31): the release must enter the slow
+		 path (a waiter may sleep, or asks for hand-off);
+	    SH = TPRW_SHARED (bit 29), SU = TPRW_SHARED_UNLOCK (bit 28),
+	    n in bits 0..23 (TPRW_COUNT_MASK), bits 24..27 zero.  TIDs are
+	    below 2^22 (PID_MAX_LIMIT), so a TID never has SH or SU set.
+     HAND = __writers   hand-off word, user-space path only: the TID of
+			the registered requester in bits 0..29, bit 30
+			TPRW_HANDOFF_READER if it wants a read lock, bit 31
+			TP_HANDOFF_GRANTED once a releaser committed to it
+     __cur_writer       TID of the writer, 0 if none
+     __shared           nonzero for a process-shared lock
+   Other fields are unused and stay zero; the all-zero lock (plus
+   __flags) is the idle lock, so PTHREAD_RWLOCK_TP_INITIALIZER_NP works.
+
+   User-space protocol (t = caller's TID, r = requester)
+   -----------------------------------------------------
+     A0  0 -> t                  writer takes a free word (fast path,
+				 spinner, or woken waiter; W is kept if
+				 there, never set: see I2)
+     A1  0 -> SH|1, SH|n -> SH|n+1
+				 reader takes a free word (keeping W, as
+				 A0) or joins readers, never while W or SU
+				 is set
+     A2  v -> v|W                a waiter announces itself before it
+				 sleeps (v owned, i.e. v & ~W != 0)
+     R0  t -> 0, SH|1 -> 0, SH|n -> SH|n-1 (n > 1, W kept)
+				 release without slow path
+     R1  t|W -> 0, SH|1|W -> 0   slow release: exchange, wake all
+     R2  t|W -> r|W or SH|1|W, SH|1|W -> r|W or SH|1|W
+				 hand-off to the requester r (a writer gets
+				 the word, a reader a read lock of its own),
+				 then wake all
+     H1..H5 on HAND             as the TP mutex's H1..H5 (register past
+				 the threshold, withdraw on timeout, grant,
+				 clear once served, drop a stale entry)
+
+   Invariants
+   ----------
+   I1  Only the owner (the writer, or the last reader) releases the word
+       (R1, R2) other than by R0's count decrement; A2 only adds W.  While
+       W is set no reader joins (A1), so the count of a word with W set
+       only decreases, and the reader that takes it from 1 is the last.
+   I2  W is set whenever a waiter may sleep on the word: a waiter sleeps
+       only with the expected value v|W (A2 first), and R1/R2 wake all
+       sleepers, so a release that clears W (R1) strands no one: each
+       woken waiter re-announces itself before sleeping again.  Hence
+       A0/A1 need not set W.
+   I3  A registered requester sleeps only with W set (A2 before H1 in
+       every iteration), so the release that ends the current ownership
+       takes the slow path and sees the registration: it grants (H3) and
+       hands off (R2), or drops a stale entry (H5) and releases (R1).
+       A requester that finds the word free takes it itself (A0/A1 allow
+       it) and clears its registration.
+   I4  H2 and H3 are RMWs of HAND: exactly one succeeds; after H3 the
+       releaser performs R2 (it owns the word).  A requester that times
+       out either withdraws or waits for the grant and succeeds.
+   I5  A reader requester is granted when HAND holds its TID with
+       TPRW_HANDOFF_READER and TP_HANDOFF_GRANTED and the word is
+       reader-owned; before the grant the word is the releaser's, which
+       is reader-owned only when the releaser is the last reader, and
+       then SH|1|W is passed on unchanged.
+   I6  Stale registrations (the requester died, or the lock was
+       inherited by fork) are dropped by the next slow release, as for
+       the mutex (I8 there), with the check of tp-wait.h.
+
+   Starvation bound: a waiter registers after the threshold (its sleeps
+   are bounded so that it does, as the mutex's I7); then the current
+   owner's release grants it the lock (I3), or, for a reader-owned lock,
+   the release of the last of the present readers, none of which can be
+   joined (W is set).  One requester at a time; the others register after
+   it has been served.
+
+   Kernel path
+   -----------
+   The same transitions are the kernel's, on the same word: writers
+   call FUTEX_LOCK (after A0 failed) and FUTEX_UNLOCK (after R0 failed);
+   readers call FUTEX_LOCK_SHARED after A1 failed, and the last reader of
+   a word with W set replaces SH|1|W by SH|SU|W (count 0) and calls
+   FUTEX_UNLOCK_SHARED, so that no reader joins a lock that is being
+   released.  The kernel queues waiters (readers as a group), spins while
+   a writer owner runs and for a bounded time on a reader-owned word, and
+   hands off after its own threshold.  HAND is not used.
+
+   Memory order
+   ------------
+   - A0 and A1 CAS, acquire: pair with the release of R0/R1/R2 of the
+     previous owner (for a joining reader: with the release RMW that
+     ended the last write phase, extended by the readers' RMWs, which
+     continue its release sequence).
+   - R0 CAS, R1 exchange and R2 CAS, release: pair with A0/A1 and with
+     the requester's acquire load of the word.
+   - A2 relaxed: it publishes nothing; FUTEX_WAIT re-checks the value.
+   - HAND relaxed except: H3 (grant) is release and the reader requester
+     reads HAND with acquire before it relies on the grant, though the
+     ordering it needs already comes from its acquire load of the word.
+   - Kernel calls: the kernel's cmpxchg on the word is a full barrier; an
+     acquire fence after FUTEX_LOCK/FUTEX_LOCK_SHARED returns makes the
+     pairing explicit, and the SU CAS before FUTEX_UNLOCK_SHARED is
+     release.
+   - __cur_writer is written and read only by the writer while it owns
+     the lock (relaxed), as in pthread_rwlock_common.c.  */
+
+#define TPRW_SHARED		0x20000000u
+#define TPRW_SHARED_UNLOCK	0x10000000u
+#define TPRW_COUNT_MASK		0x00ffffffu
+#define TPRW_HANDOFF_READER	0x40000000u
+
+#define TPRW_WORD(l)	(&(l)->__data.__readers)
+#define TPRW_HAND(l)	(&(l)->__data.__writers)
+
+static inline int
+tprw_private (pthread_rwlock_t *rwlock)
+{
+  return rwlock->__data.__shared != 0 ? FUTEX_SHARED : FUTEX_PRIVATE;
+}
+
+static inline bool
+tprw_self_is_writer (pthread_rwlock_t *rwlock, pid_t tid)
+{
+  return atomic_load_relaxed (&rwlock->__data.__cur_writer) == tid;
+}
+
+/* Kernel support for all four operations: 0 not probed, 1 yes, -1 no
+   (or the user-space path forced).  */
+static int tprw_kernel;
+
+static bool
+tprw_use_kernel (void)
+{
+  /* Relaxed MO: as tp_use_kernel.  */
+  int k = atomic_load_relaxed (&tprw_kernel);
+  if (__glibc_likely (k != 0))
+    return k > 0;
+  k = tp_use_kernel () && tp_futex_kernel_probe_shared () ? 1 : -1;
+  atomic_store_relaxed (&tprw_kernel, k);
+  return k > 0;
+}
+
+static inline bool
+tprw_valid_timeout (clockid_t clockid, const struct __timespec64 *abstime)
+{
+  return (abstime == NULL
+	  || (futex_abstimed_supported_clockid (clockid)
+	      && valid_nanoseconds (abstime->tv_nsec)));
+}
+
+/* Whether the word V can be taken (A0) or joined (A1) right now.  */
+static inline bool
+tprw_can_take (unsigned int v, bool reader)
+{
+  if ((v & ~FUTEX_WAITERS) == 0)
+    return true;
+  return (reader && (v & ~TPRW_COUNT_MASK) == TPRW_SHARED
+	  && (v & TPRW_COUNT_MASK) != TPRW_COUNT_MASK);
+}
+
+/* The word after A0 or A1 on V.  */
+static inline unsigned int
+tprw_taken (unsigned int v, bool reader, pid_t tid)
+{
+  if ((v & ~FUTEX_WAITERS) != 0)
+    return v + 1;
+  return (reader ? TPRW_SHARED | 1 : tid) | (v & FUTEX_WAITERS);
+}
+
+/* A1 would overflow the reader count.  */
+static inline bool
+tprw_full (unsigned int v)
+{
+  return ((v & (TPRW_SHARED | TPRW_COUNT_MASK))
+	  == (TPRW_SHARED | TPRW_COUNT_MASK));
+}
+
+/* A0 or A1 once.  Acquire MO: see the design comment.  */
+static inline bool
+tprw_try_take (unsigned int *word, unsigned int *v, bool reader, pid_t tid)
+{
+  return (tprw_can_take (*v, reader)
+	  && atomic_compare_exchange_weak_acquire (word, v,
+						   tprw_taken (*v, reader,
+							       tid)));
+}
+
+/* H4: the requester, served, clears its entry; a CAS, because the entry
+   may have been dropped (I6) and replaced.  Relaxed MO.  */
+static void
+tprw_handoff_clear (unsigned int *hand, pid_t tid)
+{
+  unsigned int h = atomic_load_relaxed (hand);
+  while ((h & FUTEX_TID_MASK) == (unsigned int) tid
+	 && !atomic_compare_exchange_weak_relaxed (hand, &h, 0))
+    ;
+}
+
+/* Whether the requester TID has been handed the lock (I5), given the
+   word V just loaded with acquire MO.  */
+static inline bool
+tprw_granted (unsigned int *hand, unsigned int v, bool reader, pid_t tid)
+{
+  if (!reader)
+    return (v & ~FUTEX_WAITERS) == (unsigned int) tid;
+  return ((v & TPRW_SHARED) != 0
+	  && (atomic_load_acquire (hand)
+	      == (tid | TPRW_HANDOFF_READER | TP_HANDOFF_GRANTED)));
+}
+
+/* The requester timed out (ERR): withdraw (H2) unless granted (H3), in
+   which case wait for the word (R2) and own the lock (I4).  */
+static int
+tprw_withdraw (pthread_rwlock_t *rwlock, bool reader, pid_t tid,
+	       unsigned int reg, int private, int err)
+{
+  unsigned int *word = TPRW_WORD (rwlock);
+  unsigned int *hand = TPRW_HAND (rwlock);
+  unsigned int expected = reg;
+
+  /* H2.  Relaxed MO: exactly one of H2 and H3 succeeds.  */
+  while (!atomic_compare_exchange_weak_relaxed (hand, &expected, 0))
+    if (expected != reg)
+      break;
+  if (expected == reg)
+    return err;
+
+  /* Granted, or our entry was dropped as stale (I6): then take the word
+     when it comes free, as any waiter.  */
+  for (;;)
+    {
+      unsigned int v = atomic_load_acquire (word);
+      if (tprw_granted (hand, v, reader, tid))
+	break;
+      if (tprw_try_take (word, &v, reader, tid))
+	break;
+      if ((v & ~FUTEX_WAITERS) == 0)
+	continue;
+      /* A2.  Relaxed MO.  */
+      if ((v & FUTEX_WAITERS) == 0
+	  && !atomic_compare_exchange_weak_relaxed (word, &v,
+						    v | FUTEX_WAITERS))
+	continue;
+      futex_wait (word, v | FUTEX_WAITERS, private);
+    }
+  tprw_handoff_clear (hand, tid);
+  return 0;
+}
+
+/* The user-space slow path of rdlock (READER) and wrlock.  */
+static int
+tprw_lock_user (pthread_rwlock_t *rwlock, bool reader, pid_t tid,
+		clockid_t clockid, const struct __timespec64 *abstime)
+{
+  unsigned int *word = TPRW_WORD (rwlock);
+  unsigned int *hand = TPRW_HAND (rwlock);
+  int private = tprw_private (rwlock);
+
+  for (int spins = __pthread_mutex_tp_config.spin_count; spins > 0; --spins)
+    {
+      /* Read before CAS, so that spinning does not take the cache line
+	 from the owner.  */
+      unsigned int v = atomic_load_relaxed (word);
+      if (tprw_try_take (word, &v, reader, tid))
+	{
+	  tp_spin_done ();
+	  return 0;
+	}
+      tp_spin_relax ();
+    }
+  tp_spin_done ();
+
+  int err = tp_check_abstime (abstime);
+  if (err != 0)
+    return err;
+  unsigned int reg = tid | (reader ? TPRW_HANDOFF_READER : 0);
+  struct tp_handoff_wait hw;
+  tp_handoff_wait_init (&hw, true, __pthread_mutex_tp_config.handoff_us);
+
+  for (;;)
+    {
+      /* Acquire MO pairs with the release of R0/R1/R2.  */
+      unsigned int v = atomic_load_acquire (word);
+      if (hw.requester && tprw_granted (hand, v, reader, tid))
+	{
+	  tprw_handoff_clear (hand, tid);
+	  return 0;
+	}
+      if (tprw_try_take (word, &v, reader, tid))
+	{
+	  if (hw.requester)
+	    tprw_handoff_clear (hand, tid);
+	  return 0;
+	}
+      if ((v & ~FUTEX_WAITERS) == 0)
+	/* Free, and the CAS failed spuriously or lost a race.  */
+	continue;
+      if (reader && tprw_full (v) && (v & FUTEX_WAITERS) == 0)
+	return (hw.requester
+		? tprw_withdraw (rwlock, reader, tid, reg, private, EAGAIN)
+		: EAGAIN);
+      if ((v & FUTEX_WAITERS) == 0)
+	{
+	  /* A2.  Relaxed MO, see the design comment.  */
+	  if (!atomic_compare_exchange_weak_relaxed (word, &v,
+						     v | FUTEX_WAITERS))
+	    continue;
+	  v |= FUTEX_WAITERS;
+	}
+
+      const struct __timespec64 *until;
+      clockid_t until_clock;
+      struct __timespec64 deadline_ts;
+      bool handoff_sleep = tp_handoff_wait_plan (&hw, hand, reg, clockid,
+						 abstime, &deadline_ts,
+						 &until, &until_clock);
+      TP_STAT_INC (TP_STAT_USER_SLEEPS);
+      err = __futex_abstimed_wait64 (word, v, until_clock, until, private);
+      if (err == ETIMEDOUT && handoff_sleep)
+	continue;
+      if (err == ETIMEDOUT || err == EINVAL || err == EOVERFLOW)
+	return (hw.requester
+		? tprw_withdraw (rwlock, reader, tid, reg, private, err)
+		: err);
+      /* 0, EAGAIN, EINTR: look at the word again.  */
+    }
+}
+
+/* The kernel slow path of rdlock (READER) and wrlock.  Returns 1 if the
+   kernel turned out not to have the operations (the caller then takes
+   the user-space path).  */
+static int
+tprw_lock_kernel (pthread_rwlock_t *rwlock, bool reader, clockid_t clockid,
+		  const struct __timespec64 *abstime)
+{
+  unsigned int *word = TPRW_WORD (rwlock);
+  int op = __lll_private_flag (reader ? TP_FUTEX_LOCK_SHARED : TP_FUTEX_LOCK,
+			       tprw_private (rwlock));
+  int err = tp_check_abstime (abstime);
+  if (err != 0)
+    return err;
+  if (abstime != NULL && clockid == CLOCK_REALTIME)
+    op |= FUTEX_CLOCK_REALTIME;
+
+  for (;;)
+    {
+      TP_STAT_INC (TP_STAT_KERNEL_LOCKS);
+      long int r = tp_futex_syscall (word, op, abstime);
+      if (r >= 0)
+	{
+	  /* See the design comment: pairs with the previous owner's
+	     release.  */
+	  atomic_thread_fence_acquire ();
+	  if (!reader
+	      && (atomic_load_relaxed (word) & FUTEX_OWNER_DIED) != 0)
+	    /* A writer died holding the lock (undefined behaviour for a
+	       rwlock); the kernel gave us the word.  Drop the marker.
+	       Relaxed MO: we own the word.  */
+	    atomic_fetch_and_relaxed (word, ~FUTEX_OWNER_DIED);
+	  return 0;
+	}
+      switch (-r)
+	{
+	case EINTR:
+	  continue;
+	case ETIMEDOUT:
+	case EAGAIN:
+	  return -r;
+	case ENOSYS:
+	  atomic_store_relaxed (&tprw_kernel, -1);
+	  return 1;
+	default:
+	  /* EFAULT, EINVAL, EDEADLK (cannot happen: we checked
+	     __cur_writer).  */
+	  return EINVAL;
+	}
+    }
+}
+
+static int
+tprw_lock_slow (pthread_rwlock_t *rwlock, bool reader, pid_t tid,
+		clockid_t clockid, const struct __timespec64 *abstime)
+{
+  if (tprw_use_kernel ())
+    {
+      int r = tprw_lock_kernel (rwlock, reader, clockid, abstime);
+      if (r != 1)
+	return r;
+    }
+  return tprw_lock_user (rwlock, reader, tid, clockid, abstime);
+}
+
+int
+__pthread_rwlock_tp_rdlock (pthread_rwlock_t *rwlock, clockid_t clockid,
+			    const struct __timespec64 *abstime)
+{
+  if (__glibc_unlikely (!tprw_valid_timeout (clockid, abstime)))
+    return EINVAL;
+  pid_t tid = THREAD_GETMEM (THREAD_SELF, tid);
+  unsigned int v = atomic_load_relaxed (TPRW_WORD (rwlock));
+  if (__glibc_likely (tprw_try_take (TPRW_WORD (rwlock), &v, true, tid)))
+    return 0;
+  if (tprw_self_is_writer (rwlock, tid))
+    return EDEADLK;
+  return tprw_lock_slow (rwlock, true, tid, clockid, abstime);
+}
+
+int
+__pthread_rwlock_tp_wrlock (pthread_rwlock_t *rwlock, clockid_t clockid,
+			    const struct __timespec64 *abstime)
+{
+  if (__glibc_unlikely (!tprw_valid_timeout (clockid, abstime)))
+    return EINVAL;
+  pid_t tid = THREAD_GETMEM (THREAD_SELF, tid);
+  unsigned int expected = 0;
+  /* A0.  Acquire MO, see the design comment.  */
+  if (!atomic_compare_exchange_weak_acquire (TPRW_WORD (rwlock), &expected,
+					     tid))
+    {
+      if (tprw_self_is_writer (rwlock, tid))
+	return EDEADLK;
+      int r = tprw_lock_slow (rwlock, false, tid, clockid, abstime);
+      if (r != 0)
+	return r;
+    }
+  atomic_store_relaxed (&rwlock->__data.__cur_writer, tid);
+  return 0;
+}
+
+int
+__pthread_rwlock_tp_tryrdlock (pthread_rwlock_t *rwlock)
+{
+  unsigned int *word = TPRW_WORD (rwlock);
+  unsigned int v = atomic_load_relaxed (word);
+  for (;;)
+    {
+      if (tprw_try_take (word, &v, true, 0))
+	return 0;
+      if (tprw_full (v))
+	return EAGAIN;
+      if (!tprw_can_take (v, true))
+	return EBUSY;
+      /* The CAS failed: V is the new value, try again.  */
+    }
+}
+
+int
+__pthread_rwlock_tp_trywrlock (pthread_rwlock_t *rwlock)
+{
+  unsigned int *word = TPRW_WORD (rwlock);
+  pid_t tid = THREAD_GETMEM (THREAD_SELF, tid);
+  unsigned int v = atomic_load_relaxed (word);
+  for (;;)
+    {
+      if (tprw_try_take (word, &v, false, tid))
+	{
+	  atomic_store_relaxed (&rwlock->__data.__cur_writer, tid);
+	  return 0;
+	}
+      if (!tprw_can_take (v, false))
+	return EBUSY;
+    }
+}
+
+/* R1 or R2 of a word V that we own (as the writer or the last reader)
+   with W set: user-space path.  */
+static void
+tprw_release_user (pthread_rwlock_t *rwlock, unsigned int v, int private)
+{
+  unsigned int *word = TPRW_WORD (rwlock);
+  unsigned int *hand = TPRW_HAND (rwlock);
+  unsigned int req = atomic_load_relaxed (hand);
+
+  if (req != 0
+      && ((req & TP_HANDOFF_GRANTED) != 0
+	  || !__pthread_tp_thread_alive (req & FUTEX_TID_MASK,
+					 rwlock->__data.__shared != 0)))
+    {
+      /* H5 (I6).  Relaxed MO as H2.  */
+      atomic_compare_exchange_weak_relaxed (hand, &req, 0);
+      req = 0;
+    }
+  /* H3.  Release MO: see the design comment (I4).  */
+  if (req != 0
+      && atomic_compare_exchange_weak_release (hand, &req,
+					       req | TP_HANDOFF_GRANTED))
+    {
+      unsigned int newv = ((req & TPRW_HANDOFF_READER) != 0
+			   ? TPRW_SHARED | 1 : req & FUTEX_TID_MASK);
+      /* R2.  Only we change the word now (I1); the loop is for spurious
+	 CAS failures.  Release MO pairs with the requester's acquire
+	 load.  */
+      while (!atomic_compare_exchange_weak_release (word, &v,
+						    newv | FUTEX_WAITERS))
+	;
+      TP_STAT_INC (TP_STAT_HANDOFFS);
+      futex_wake (word, INT_MAX, private);
+      return;
+    }
+
+  /* R1.  Release MO pairs with A0/A1 of the next owner.  */
+  atomic_exchange_release (word, 0);
+  TP_STAT_INC (TP_STAT_USER_WAKES);
+  futex_wake (word, INT_MAX, private);
+}
+
+static int
+tprw_wrunlock (pthread_rwlock_t *rwlock, pid_t tid)
+{
+  unsigned int *word = TPRW_WORD (rwlock);
+  int private = tprw_private (rwlock);
+  unsigned int expected = tid;
+
+  atomic_store_relaxed (&rwlock->__data.__cur_writer, 0);
+  /* R0.  Release MO pairs with A0/A1.  */
+  if (atomic_compare_exchange_weak_release (word, &expected, 0))
+    return 0;
+  if (tprw_use_kernel ())
+    {
+      TP_STAT_INC (TP_STAT_KERNEL_UNLOCKS);
+      tp_futex_syscall (word, __lll_private_flag (TP_FUTEX_UNLOCK, private),
+			NULL);
+      return 0;
+    }
+  /* W is set (or the CAS failed spuriously: then the release is merely
+     slower).  */
+  tprw_release_user (rwlock, atomic_load_relaxed (word), private);
+  return 0;
+}
+
+static int
+tprw_rdunlock (pthread_rwlock_t *rwlock)
+{
+  unsigned int *word = TPRW_WORD (rwlock);
+  int private = tprw_private (rwlock);
+  unsigned int v = atomic_load_relaxed (word);
+
+  for (;;)
+    {
+      if ((v & TPRW_SHARED) == 0 || (v & TPRW_COUNT_MASK) == 0)
+	/* Not read-locked: the caller holds no lock.  */
+	return EPERM;
+      if ((v & TPRW_COUNT_MASK) > 1 || (v & FUTEX_WAITERS) == 0)
+	{
+	  /* R0.  Release MO: our read section happens before the next
+	     writer's critical section (A0 acquire).  */
+	  unsigned int n = (v & TPRW_COUNT_MASK) > 1 ? v - 1 : 0;
+	  if (atomic_compare_exchange_weak_release (word, &v, n))
+	    return 0;
+	  continue;
+	}
+      /* The last reader, W set.  */
+      if (tprw_use_kernel ())
+	{
+	  /* SH|1|W -> SH|SU|W, then the kernel releases.  Release MO as
+	     for R0.  */
+	  if (!atomic_compare_exchange_weak_release
+	      (word, &v, (v - 1) | TPRW_SHARED_UNLOCK))
+	    continue;
+	  TP_STAT_INC (TP_STAT_KERNEL_UNLOCKS);
+	  tp_futex_syscall (word,
+			    __lll_private_flag (TP_FUTEX_UNLOCK_SHARED,
+						private), NULL);
+	  return 0;
+	}
+      tprw_release_user (rwlock, v, private);
+      return 0;
+    }
+}
+
+int
+__pthread_rwlock_tp_unlock (pthread_rwlock_t *rwlock)
+{
+  pid_t tid = THREAD_GETMEM (THREAD_SELF, tid);
+  /* As in pthread_rwlock_unlock.c: only we can have stored our TID.  */
+  if (tprw_self_is_writer (rwlock, tid))
+    return tprw_wrunlock (rwlock, tid);
+  return tprw_rdunlock (rwlock);
+}
