@@ -41,9 +41,9 @@ attempt_thread (void *arg)
   struct attempt *a = arg;
   clockid_t c = a->clock == -1 ? CLOCK_REALTIME : a->clock;
   struct timespec start = xclock_now (c);
-  struct timespec until = timespec_add (start,
-					make_timespec (0, a->timeout_ms
-						       * 1000000L));
+  struct timespec until
+    = timespec_add (start, make_timespec (a->timeout_ms / 1000,
+					  (a->timeout_ms % 1000) * 1000000L));
   if (a->clock == -1)
     a->result = (a->write ? pthread_rwlock_timedwrlock (&lock, &until)
 		 : pthread_rwlock_timedrdlock (&lock, &until));
