@@ -26,7 +26,8 @@ start=$(date +%s)
 # Its progress and failure lines (stderr, `tpf-stress: ...') are shown.
 { GLIBC_TUNABLES=$tunables "$objdir/testrun.sh" "$stress" --threads "$threads" \
     --seconds "$seconds" --expect tp --progress "$progress" 2>&1
-  echo $? > "$log.status"; } | tee -a "$log" | grep '^tpf-stress:'
+  echo $? > "$log.status"; } \
+  | tee -a "$log" | grep --line-buffered '^tpf-stress:'
 status=$(cat "$log.status")
 rm -f "$log.status"
 elapsed=$(( $(date +%s) - start ))

@@ -30,6 +30,11 @@
    At the end: each account's V equals the number of updates the
    workers counted for it, the table's G equals the writes counted.
 
+   Options: --threads N (24; at least 5), --seconds S or --ops N (per
+   thread; the valgrind runs use --ops, which never reads the stop flag
+   the main thread writes), --expect tp|stock, --progress SECS (a line
+   on standard error every SECS seconds of a --seconds run).
+
    --control=unlocked makes the mutex workers skip the account lock: the
    invariants must then break (and helgrind/drd must report the race).
    Exit status 0 if every check held, 1 if one failed, 2 on usage or
