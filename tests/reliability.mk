@@ -1,0 +1,92 @@
+# tests/reliability.mk -- included from Makefile.in: the reliability
+# suites of issue 8 that run on the fork's libc in user space.
+#
+#   check-valgrind  the TP mutex and phase-fair rwlock tests and the
+#                   tpf-stress program under memcheck, helgrind and drd
+#                   (tests/valgrind/run-valgrind.sh), about 2 minutes;
+#   check-soak      tpf-stress with 24 threads for SOAK_CHECK_SECONDS
+#                   (60) on TP mutexes and phase-fair rwlocks
+#                   (tests/soak/run-soak.sh), about 65 seconds;
+#   check-app       xz and sysbench from Debian, unmodified, on the
+#                   fork with TP/phase-fair default locks
+#                   (tests/app/run-app.sh check), about 15 seconds;
+#   soak            the soak for SOAK_SECONDS (default 3600) with
+#                   SOAK_THREADS (24): `make soak SOAK_SECONDS=3600';
+#                   results in build/soak/;
+#   app-bench       the applications' benchmarks on Debian's libc, on
+#                   the fork with stock locks and with TP/phase-fair
+#                   locks; table in build/app-bench/results.txt.
+# The programs of our own (tpf-stress, tpf-lockprobe.so) are built with
+# the host compiler against Debian's headers: to the fork's libc they are
+# ordinary unmodified binaries, which is the tunables' use case.
+
+REL_BUILD := $(BUILD)/reliability
+REL_CC := gcc
+REL_CFLAGS := -O2 -g -Wall -Wextra
+TPF_STRESS := $(REL_BUILD)/tpf-stress
+TPF_LOCKPROBE := $(REL_BUILD)/tpf-lockprobe.so
+SOAK_CHECK_SECONDS := 60
+SOAK_SECONDS := 3600
+SOAK_THREADS := 24
+APP_BENCH_REPEAT := 3
+
+# The fork's tests that check-valgrind runs (the list and the reasons
+# for what is left out are in tests/valgrind/run-valgrind.sh).  check-nptl
+# builds them; in CHECK_SUITES it comes first.  Run on its own,
+# check-valgrind builds those still missing with glibc's make.
+VALGRIND_TESTS := $(addprefix $(OBJ)/nptl/, \
+  $(shell $(srcdir)/tests/valgrind/run-valgrind.sh --list))
+
+.PHONY: check-valgrind check-soak check-app soak app-bench \
+	reliability-programs valgrind-tests
+
+$(TPF_STRESS): $(srcdir)/tests/soak/tpf-stress.c
+	@mkdir -p $(@D)
+	$(REL_CC) $(REL_CFLAGS) -pthread -o $@ $<
+
+$(TPF_LOCKPROBE): $(srcdir)/tests/app/tpf-lockprobe.c
+	@mkdir -p $(@D)
+	$(REL_CC) $(REL_CFLAGS) -shared -fPIC -o $@ $<
+
+reliability-programs: $(TPF_STRESS) $(TPF_LOCKPROBE)
+
+valgrind-tests: glibc
+	@missing=; for t in $(VALGRIND_TESTS); do \
+	  [ -x $$t ] || missing="$$missing $$t"; done; \
+	if [ -n "$$missing" ]; then \
+	  $(run-logged) $(LOGS)/valgrind-tests-build.log \
+	    "valgrind: building the tests" \
+	    $(MAKE) -r -C $$($(srcdir)/scripts/glibc-srcdir.sh $(OBJ))/nptl \
+	      ..=../ objdir=$(OBJ) subdir=nptl MAKEINFO=: $$missing; \
+	fi
+
+check-valgrind: valgrind-tests $(TPF_STRESS)
+	@mkdir -p $(RESULTS)
+	@echo "check valgrind: memcheck, helgrind, drd; about 2 minutes"
+	@$(srcdir)/tests/valgrind/run-valgrind.sh $(OBJ) $(TPF_STRESS) \
+	  $(RESULTS)/valgrind.sum $(LOGS)/valgrind
+
+check-soak: glibc $(TPF_STRESS)
+	@mkdir -p $(RESULTS)
+	@$(srcdir)/tests/soak/run-soak.sh $(OBJ) $(TPF_STRESS) \
+	  $(SOAK_CHECK_SECONDS) $(SOAK_THREADS) $(RESULTS)/soak.sum \
+	  $(LOGS)/soak.log
+
+check-app: glibc $(TPF_LOCKPROBE)
+	@mkdir -p $(RESULTS)
+	@PYTHON3=$(PYTHON3) $(srcdir)/tests/app/run-app.sh check $(OBJ) \
+	  $(TPF_LOCKPROBE) $(RESULTS)/app.sum $(BUILD)/app-check
+
+soak: glibc $(TPF_STRESS)
+	@mkdir -p $(BUILD)/soak
+	@$(srcdir)/tests/soak/run-soak.sh $(OBJ) $(TPF_STRESS) \
+	  $(SOAK_SECONDS) $(SOAK_THREADS) $(BUILD)/soak/soak.sum \
+	  $(BUILD)/soak/soak.log
+	@echo "soak: results in $(BUILD)/soak/soak.{sum,log}"
+
+app-bench: glibc $(TPF_LOCKPROBE)
+	@mkdir -p $(BUILD)/app-bench
+	@echo "app-bench: xz and sysbench on three libc configurations, a few minutes"
+	@PYTHON3=$(PYTHON3) $(srcdir)/tests/app/run-app.sh bench $(OBJ) \
+	  $(TPF_LOCKPROBE) $(BUILD)/app-bench/results.txt $(BUILD)/app-bench \
+	  $(APP_BENCH_REPEAT)
