@@ -30,8 +30,10 @@ valgrind_opts="--error-exitcode=99 --suppressions=$here/tpf.supp"
 #                             one thread at a time); tpf-stress is the
 #                             contention run instead;
 #   tst-mutex-tp-starve,      fairness bounds measured in wall-clock
-#   tst-rwlock-pf-phase       time, which valgrind's serialization of
+#   tst-rwlock-tp-starve,     time, which valgrind's serialization of
+#   tst-rwlock-pf-phase
 #                             the threads distorts;
+#   tst-rwlock-tp-timeout,    (the TP one: 2 ms timeouts, likewise)
 #   tst-rwlock-pf-timeout     queues timed writers with 100-180 ms
 #                             deadlines one by one and waits for each to
 #                             queue: under valgrind on a loaded machine
@@ -40,17 +42,23 @@ valgrind_opts="--error-exitcode=99 --suppressions=$here/tpf.supp"
 #                             under memcheck);
 #   tst-mutex-tp-tunable2     covered by tst-mutex-tp-tunable (its
 #                             subject, a rejected tunable value, runs no
-#                             lock code of its own).
+#                             lock code of its own);
+#   tst-rwlock-tp-tunable     checks that rwlock_kind=4 makes default
+#                             rwlocks TP, but every run here sets
+#                             rwlock_kind=3 (its lock code is that of
+#                             tst-rwlock-tp-concurrent).
 # Memcheck only:
 #   tst-mutex-tp-robust,      let the lock's owner die holding it, or
 #   tst-mutex-tp-pshared,     share the lock with a forked process:
-#   tst-rwlock-pf-pshared     helgrind and drd model neither owner death
+#   tst-rwlock-pf-pshared,    helgrind and drd model neither owner death
+#   tst-rwlock-tp-pshared
 #                             (EOWNERDEAD) nor another process's lock
 #                             calls (drd reports 51 errors on
 #                             tst-mutex-tp-robust);
 #   tst-mutex-tp-basic,       misuse the API on purpose to check the
 #   tst-mutex-tp-timed,       error codes (unlock by a thread that is not
-#   tst-rwlock-pf-basic       the owner, relock by the owner, destroy
+#   tst-rwlock-pf-basic,      the owner, relock by the owner, destroy
+#   tst-rwlock-tp-basic
 #                             while locked): helgrind and drd rightly
 #                             report each of those calls (and then lose
 #                             track of the lock's state).
@@ -61,10 +69,12 @@ valgrind_opts="--error-exitcode=99 --suppressions=$here/tpf.supp"
 #                             data the mutex protects as unprotected.
 common_tests="tst-mutex-tp-kernel-user tst-mutex-tp-tunable
   tst-rwlock-pf-concurrent tst-rwlock-pf-fifo tst-rwlock-pf-tunable
-  tst-rwlock-pf-tunable-bad tst-rwlock-pf-tunable-wnr"
+  tst-rwlock-pf-tunable-bad tst-rwlock-pf-tunable-wnr
+  tst-rwlock-tp-concurrent tst-rwlock-tp-kernel-user"
 memcheck_tests="$common_tests tst-mutex-tp-cond tst-mutex-tp-robust
   tst-mutex-tp-pshared tst-rwlock-pf-pshared tst-mutex-tp-basic
-  tst-mutex-tp-timed tst-rwlock-pf-basic"
+  tst-mutex-tp-timed tst-rwlock-pf-basic tst-rwlock-tp-basic
+  tst-rwlock-tp-pshared"
 helgrind_tests="$common_tests"
 drd_tests="$common_tests tst-mutex-tp-cond"
 
