@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * futex-bench - mutex throughput of wait-wake, PI and TP futexes
+ * futex-bench - mutex and rwlock throughput of wait-wake, PI and TP futexes
  *
  * In the style of "perf bench futex mutex": N threads lock and unlock one
  * shared mutex for a fixed run time.  Inside the critical section each
@@ -13,11 +13,23 @@
  *   pi   PI futex (cmpxchg 0 -> TID, FUTEX_LOCK_PI / FUTEX_UNLOCK_PI)
  *   tp   TP futex (cmpxchg 0 -> TID, FUTEX_LOCK / FUTEX_UNLOCK)
  *
+ * and reader/writer locks, where even-numbered threads read and odd ones
+ * write (1:1 readers:writers; a reader's critical section reads the data
+ * the writers update):
+ *
+ *   rwww  wait-wake futex rwlock: reader count, writer bit and waiters bit
+ *         in one word, FUTEX_WAIT on it, FUTEX_WAKE of all waiters by the
+ *         unlock that clears the waiters bit (reader-preferring, as
+ *         glibc's default kind)
+ *   rwtp  TP rwlock: writers as tp, readers by the shared TP word protocol
+ *         (FUTEX_LOCK_SHARED / FUTEX_UNLOCK_SHARED, tp-futex.rst)
+ *
  * A lock or unlock slow path is a futex syscall made by the lock or unlock
- * side.  For tp, hand-offs are counted from the FUTEX_LOCK status.
+ * side.  For tp and rwtp, hand-offs are counted from the FUTEX_LOCK(_SHARED)
+ * status.
  *
  * Usage: futex-bench [-t threads[,threads...]] [-r seconds] [-l load]
- *                    [-w lock] [-f ww,pi,tp] [-n repeats] [-j]
+ *                    [-w lock] [-f ww,pi,tp,rwww,rwtp] [-n repeats] [-j]
  * -n repeats the whole set of runs, interleaving the lock types, so that a
  * drift in the load of a shared host does not favour one type.
  * -j adds one JSON object per run on lines prefixed "JSON ".
@@ -37,13 +49,26 @@
 #define FUTEX_LOCK		64
 #define FUTEX_UNLOCK		65
 #endif
+#ifndef FUTEX_LOCK_SHARED
+#define FUTEX_LOCK_SHARED	66
+#define FUTEX_UNLOCK_SHARED	67
+#endif
+#ifndef FUTEX_SHARED
+#define FUTEX_SHARED		0x20000000
+#define FUTEX_SHARED_UNLOCK	0x10000000
+#define FUTEX_SCNT_MASK		0x00ffffff
+#endif
+/* rwww word: reader count, writer bit, waiters bit. */
+#define RW_WRITER		0x40000000
+#define RW_WAITERS		0x80000000
 #define TP_HOW_MASK		0xff
 #define TP_HOW_HANDOFF		2
 #define TP_SLEEPS_SHIFT		16
 #define TP_SLEEPS_MASK		0x7fff
 
-enum lock_type { LOCK_WW, LOCK_PI, LOCK_TP, NR_LOCK_TYPES };
-static const char *const lock_names[] = { "ww", "pi", "tp" };
+enum lock_type { LOCK_WW, LOCK_PI, LOCK_TP, LOCK_RWWW, LOCK_RWTP,
+		 NR_LOCK_TYPES };
+static const char *const lock_names[] = { "ww", "pi", "tp", "rwww", "rwtp" };
 
 struct worker {
 	pthread_t thread;
@@ -53,6 +78,7 @@ struct worker {
 	unsigned long handoffs;
 	unsigned long sleeps;
 	unsigned long errors;
+	int reader;
 	uint32_t tid;
 	char pad[64];
 } __attribute__((aligned(64)));
@@ -61,7 +87,7 @@ static uint32_t mutex __attribute__((aligned(64)));
 static volatile int start_flag, stop_flag;
 static enum lock_type type;
 static int load_lat = 10, lock_lat = 1;
-static unsigned long shared_counter;	/* protected by mutex */
+static unsigned long shared_counter;	/* written under mutex */
 
 static long sys_futex(uint32_t *uaddr, int op, uint32_t val,
 		      const struct timespec *ts)
@@ -155,6 +181,164 @@ static void tp_unlock(struct worker *w)
 		w->errors++;
 }
 
+static void tp_status(struct worker *w, long ret)
+{
+	if (ret < 0) {
+		w->errors++;
+		return;
+	}
+	if ((ret & TP_HOW_MASK) == TP_HOW_HANDOFF)
+		w->handoffs++;
+	w->sleeps += (ret >> TP_SLEEPS_SHIFT) & TP_SLEEPS_MASK;
+}
+
+/* rwww: sleep on the word with the waiters bit set until it changes. */
+static void rwww_wait(struct worker *w, uint32_t v)
+{
+	if (!(v & RW_WAITERS) && cas(&mutex, v, v | RW_WAITERS) != v)
+		return;
+	w->lock_slow++;
+	sys_futex(&mutex, FUTEX_WAIT_PRIVATE, v | RW_WAITERS, NULL);
+}
+
+static void rwww_rdlock(struct worker *w)
+{
+	for (;;) {
+		uint32_t v = __atomic_load_n(&mutex, __ATOMIC_RELAXED);
+
+		if (!(v & RW_WRITER)) {
+			if (cas(&mutex, v, v + 1) == v)
+				return;
+			continue;
+		}
+		rwww_wait(w, v);
+	}
+}
+
+static void rwww_wrlock(struct worker *w)
+{
+	for (;;) {
+		uint32_t v = __atomic_load_n(&mutex, __ATOMIC_RELAXED);
+
+		if (!(v & ~RW_WAITERS)) {
+			if (cas(&mutex, v, v | RW_WRITER) == v)
+				return;
+			continue;
+		}
+		rwww_wait(w, v);
+	}
+}
+
+/* The unlock that leaves the word free with waiters wakes them all. */
+static void rwww_unlock(struct worker *w)
+{
+	uint32_t v;
+
+	if (w->reader)
+		v = __atomic_sub_fetch(&mutex, 1, __ATOMIC_RELEASE);
+	else
+		v = __atomic_and_fetch(&mutex, ~RW_WRITER, __ATOMIC_RELEASE);
+	if (v == RW_WAITERS && cas(&mutex, RW_WAITERS, 0) == RW_WAITERS) {
+		w->unlock_slow++;
+		sys_futex(&mutex, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL);
+	}
+}
+
+static void rwtp_rdlock(struct worker *w)
+{
+	uint32_t v = __atomic_load_n(&mutex, __ATOMIC_RELAXED), n;
+
+	for (;;) {
+		if (v == 0)
+			n = FUTEX_SHARED | 1;
+		else if ((v & ~FUTEX_SCNT_MASK) == FUTEX_SHARED &&
+			 (v & FUTEX_SCNT_MASK) < FUTEX_SCNT_MASK)
+			n = v + 1;
+		else
+			break;
+		if (__atomic_compare_exchange_n(&mutex, &v, n, 0,
+						__ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			return;
+	}
+	w->lock_slow++;
+	tp_status(w, sys_futex(&mutex, FUTEX_LOCK_SHARED | FUTEX_PRIVATE_FLAG,
+			       0, NULL));
+}
+
+static void rwtp_rdunlock(struct worker *w)
+{
+	uint32_t v = __atomic_load_n(&mutex, __ATOMIC_RELAXED), n;
+
+	do {
+		if ((v & FUTEX_SCNT_MASK) > 1)
+			n = v - 1;
+		else if (!(v & FUTEX_WAITERS))
+			n = 0;
+		else
+			n = (v - 1) | FUTEX_SHARED_UNLOCK;
+	} while (!__atomic_compare_exchange_n(&mutex, &v, n, 0,
+					      __ATOMIC_RELEASE,
+					      __ATOMIC_RELAXED));
+	if (!(n & FUTEX_SHARED_UNLOCK))
+		return;
+	w->unlock_slow++;
+	if (sys_futex(&mutex, FUTEX_UNLOCK_SHARED | FUTEX_PRIVATE_FLAG, 0,
+		      NULL) < 0)
+		w->errors++;
+}
+
+static void do_lock(struct worker *w)
+{
+	switch (type) {
+	case LOCK_WW:
+		ww_lock(w);
+		break;
+	case LOCK_PI:
+		pi_lock(w);
+		break;
+	case LOCK_RWWW:
+		if (w->reader)
+			rwww_rdlock(w);
+		else
+			rwww_wrlock(w);
+		break;
+	case LOCK_RWTP:
+		if (w->reader)
+			rwtp_rdlock(w);
+		else
+			tp_lock(w);
+		break;
+	default:
+		tp_lock(w);
+		break;
+	}
+}
+
+static void do_unlock(struct worker *w)
+{
+	switch (type) {
+	case LOCK_WW:
+		ww_unlock(w);
+		break;
+	case LOCK_PI:
+		pi_unlock(w);
+		break;
+	case LOCK_RWWW:
+		rwww_unlock(w);
+		break;
+	case LOCK_RWTP:
+		if (w->reader)
+			rwtp_rdunlock(w);
+		else
+			tp_unlock(w);
+		break;
+	default:
+		tp_unlock(w);
+		break;
+	}
+}
+
 static void *worker_fn(void *arg)
 {
 	volatile unsigned long buf[64];
@@ -167,30 +351,19 @@ static void *worker_fn(void *arg)
 	while (!start_flag)
 		__builtin_ia32_pause();
 	while (!stop_flag) {
-		switch (type) {
-		case LOCK_WW:
-			ww_lock(w);
-			break;
-		case LOCK_PI:
-			pi_lock(w);
-			break;
-		default:
-			tp_lock(w);
-			break;
+		do_lock(w);
+		if (w->reader) {
+			/* A writer inside would make the two reads differ. */
+			unsigned long a = shared_counter;
+
+			work(buf, lock_lat);
+			if (*(volatile unsigned long *)&shared_counter != a)
+				w->errors++;
+		} else {
+			shared_counter++;
+			work(buf, lock_lat);
 		}
-		shared_counter++;
-		work(buf, lock_lat);
-		switch (type) {
-		case LOCK_WW:
-			ww_unlock(w);
-			break;
-		case LOCK_PI:
-			pi_unlock(w);
-			break;
-		default:
-			tp_unlock(w);
-			break;
-		}
+		do_unlock(w);
 		w->ops++;
 		work(buf, load_lat);
 	}
@@ -200,7 +373,7 @@ static void *worker_fn(void *arg)
 static int run(int nthreads, int runtime, int json, int rep)
 {
 	unsigned long total = 0, tmin = ~0UL, tmax = 0, ls = 0, us = 0;
-	unsigned long ho = 0, sl = 0, err = 0;
+	unsigned long ho = 0, sl = 0, err = 0, rd = 0;
 	struct worker *ws = calloc(nthreads, sizeof(*ws));
 	struct timespec t0, t1;
 	double secs;
@@ -211,9 +384,12 @@ static int run(int nthreads, int runtime, int json, int rep)
 	mutex = 0;
 	shared_counter = 0;
 	start_flag = stop_flag = 0;
-	for (i = 0; i < nthreads; i++)
+	for (i = 0; i < nthreads; i++) {
+		ws[i].reader = (type == LOCK_RWWW || type == LOCK_RWTP) &&
+			       i % 2 == 0;
 		if (pthread_create(&ws[i].thread, NULL, worker_fn, &ws[i]))
 			return 1;
+	}
 	usleep(10000);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	start_flag = 1;
@@ -233,16 +409,18 @@ static int run(int nthreads, int runtime, int json, int rep)
 		ho += ws[i].handoffs;
 		sl += ws[i].sleeps;
 		err += ws[i].errors;
+		if (ws[i].reader)
+			rd += ws[i].ops;
 	}
-	if (shared_counter != total)
-		err++;	/* mutual exclusion broken */
+	if (shared_counter != total - rd || mutex)
+		err++;	/* mutual exclusion broken, or the lock not free */
 	printf("%-4s %3d %12lu %12.0f %10lu %10lu %10lu %10lu %8lu %6lu\n",
 	       lock_names[type], nthreads, total, total / secs, tmin, tmax,
 	       ls, us, ho, err);
 	if (json)
-		printf("JSON {\"rep\": %d, \"lock\": \"%s\", \"threads\": %d, \"runtime_s\": %.3f, \"load_latency\": %d, \"lock_latency\": %d, \"total_ops\": %lu, \"ops_per_sec\": %.1f, \"thread_min_ops\": %lu, \"thread_max_ops\": %lu, \"lock_slowpaths\": %lu, \"unlock_slowpaths\": %lu, \"handoffs\": %lu, \"sleeps\": %lu, \"errors\": %lu}\n",
+		printf("JSON {\"rep\": %d, \"lock\": \"%s\", \"threads\": %d, \"runtime_s\": %.3f, \"load_latency\": %d, \"lock_latency\": %d, \"total_ops\": %lu, \"ops_per_sec\": %.1f, \"thread_min_ops\": %lu, \"thread_max_ops\": %lu, \"lock_slowpaths\": %lu, \"unlock_slowpaths\": %lu, \"handoffs\": %lu, \"sleeps\": %lu, \"errors\": %lu, \"reader_ops\": %lu}\n",
 		       rep, lock_names[type], nthreads, secs, load_lat, lock_lat,
-		       total, total / secs, tmin, tmax, ls, us, ho, sl, err);
+		       total, total / secs, tmin, tmax, ls, us, ho, sl, err, rd);
 	fflush(stdout);
 	free(ws);
 	return err != 0;
@@ -278,7 +456,7 @@ int main(int argc, char **argv)
 			json = 1;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-t n[,n...]] [-r s] [-l load] [-w lock] [-f ww,pi,tp] [-n reps] [-j]\n",
+			fprintf(stderr, "usage: %s [-t n[,n...]] [-r s] [-l load] [-w lock] [-f ww,pi,tp,rwww,rwtp] [-n reps] [-j]\n",
 				argv[0]);
 			return 2;
 		}

@@ -22,7 +22,7 @@ def main():
     # The console may put terminal escapes before the first marker.
     kernel = re.search(r"TPF-VM-START (\S+)", text)
     keys = ("total_ops", "lock_slowpaths", "unlock_slowpaths", "handoffs",
-            "sleeps", "errors", "runtime_s")
+            "sleeps", "errors", "runtime_s", "reader_ops")
     by = {}
     for r in runs:
         k = (r["lock"], r["threads"])
@@ -32,7 +32,7 @@ def main():
         a = by[k]
         a["repeats"] += 1
         for x in keys:
-            a[x] += r[x]
+            a[x] += r.get(x, 0)
         a["thread_min_ops"] = min(a["thread_min_ops"] or r["thread_min_ops"],
                                   r["thread_min_ops"])
         a["thread_max_ops"] = max(a["thread_max_ops"], r["thread_max_ops"])
@@ -51,6 +51,16 @@ def main():
                 round(ww["unlock_slowpaths"] / max(r["unlock_slowpaths"], 1), 1)
                 if ww["unlock_slowpaths"] else None,
         })
+    rw_ratios = []
+    for (lock, thr), r in sorted(by.items()):
+        ww = by.get(("rwww", thr))
+        if lock != "rwtp" or not ww:
+            continue
+        rw_ratios.append({
+            "threads": thr,
+            "rwtp_vs_rwww_total_ops":
+                round(r["total_ops"] / max(ww["total_ops"], 1), 3),
+        })
     report = {
         "benchmark": "futex-bench (kernel/bench/futex-bench.c)",
         "environment": "qemu-system-x86_64 -accel tcg -smp 2 -m 1G",
@@ -58,6 +68,7 @@ def main():
         "summary": summary,
         "runs": runs,
         "ratios": ratios,
+        "rwlock_ratios": rw_ratios,
     }
     with open(out, "w") as f:
         json.dump(report, f, indent=2)
@@ -65,9 +76,9 @@ def main():
     print("sum over %d repeat(s) of each run" % max(a["repeats"] for a in summary))
     hdr = ("lock", "thr", "total_ops", "ops/s", "thr_min", "thr_max",
            "lock_slow", "unlock_slow", "handoffs", "errors")
-    print("%-4s %3s %11s %11s %10s %10s %10s %11s %8s %6s" % hdr)
+    print("%-5s %3s %11s %11s %10s %10s %10s %11s %8s %6s" % hdr)
     for r in summary:
-        print("%-4s %3d %11d %11.0f %10d %10d %10d %11d %8d %6d" % (
+        print("%-5s %3d %11d %11.0f %10d %10d %10d %11d %8d %6d" % (
             r["lock"], r["threads"], r["total_ops"], r["ops_per_sec"],
             r["thread_min_ops"], r["thread_max_ops"], r["lock_slowpaths"],
             r["unlock_slowpaths"], r["handoffs"], r["errors"]))
@@ -76,6 +87,9 @@ def main():
         print("threads %d: TP/wait-wake total ops %.3fx, unlock slow paths "
               "wait-wake/TP %s" % (x["threads"], x["tp_vs_ww_total_ops"],
                                   "%.1fx" % u if u is not None else "n/a (none)"))
+    for x in rw_ratios:
+        print("threads %d (1:1 readers:writers): TP rwlock/wait-wake rwlock "
+              "total ops %.3fx" % (x["threads"], x["rwtp_vs_rwww_total_ops"]))
     print("kernel-bench: wrote " + out)
     if any(r["errors"] for r in summary):
         sys.exit("kernel-bench: a run reported errors")
