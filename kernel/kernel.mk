@@ -13,6 +13,8 @@
 #   kernel-bench           futex-bench in the VM -> $(BUILD)/bench/kernel-futex.json
 #   kernel-patch-queue     prepare $(BUILD)/linux for editing (commit there)
 #   kernel-export-patches  write its commits back to kernel/patches + series
+#   kernel-lock-figures    locktorture and psrwlock latency figures of the
+#                          last vm-check (also printed by vm-check)
 #
 # Hooks for more in-VM programs:
 #   VM_EXTRA_DIRS   directories whose contents are copied into the initramfs
@@ -43,8 +45,8 @@ KERNEL_HOSTCC    ?= gcc
 # Benchmark parameters (futex-bench options).
 KBENCH_ARGS      ?= -t 1,2,4 -r 3 -n 3 -l 10 -w 1 -f ww,pi,tp
 
-.PHONY: kernel kernel-tree kernel-checkpatch kernel-selftests vm-check \
-	kernel-bench kernel-patch-queue kernel-export-patches
+.PHONY: kernel kernel-tree kernel-checkpatch kernel-selftests kernel-lock-tests vm-check \
+	kernel-bench kernel-patch-queue kernel-export-patches kernel-lock-figures
 
 kernel-tree:
 	@$(KERNEL_SCRIPTS)/prepare-tree.sh '$(LINUX_TARBALL)' \
@@ -63,12 +65,23 @@ kernel-selftests: kernel
 	@KERNEL_HOSTCC='$(KERNEL_HOSTCC)' $(KERNEL_SCRIPTS)/build-selftests.sh '$(KERNEL_TREE)' '$(KERNEL_OBJ)' \
 		'$(KERNEL_VMDIR)/tests' '$(KERNEL_LOGDIR)/selftests-build.log'
 
+# Modules and scripts of the lock tests (vm/lock-tests), into /tests.
+KERNEL_LOCK_MODULES := kernel/torture.ko kernel/locking/locktorture.ko \
+	kernel/locking/range_lock_kunit.ko kernel/locking/psrwlock_kunit.ko
+
+kernel-lock-tests: kernel-selftests
+	@mkdir -p $(KERNEL_VMDIR)/tests/modules
+	@cp $(addprefix $(KERNEL_OBJ)/,$(KERNEL_LOCK_MODULES)) $(KERNEL_VMDIR)/tests/modules/
+	@cp $(KERNEL_SRC)/vm/kunit-run $(KERNEL_SRC)/vm/locktorture-run $(KERNEL_VMDIR)/tests/
+
 # The test list: TP selftests (every futex_lock_* / futex_unlock_* of the
-# tree), then the stock futex selftests, then VM_EXTRA_TESTS.
-$(KERNEL_VMDIR)/tests.list: kernel-selftests FORCE
+# tree), then the stock futex selftests, the lock tests, then
+# VM_EXTRA_TESTS.
+$(KERNEL_VMDIR)/tests.list: kernel-selftests kernel-lock-tests FORCE
 	@{ for f in $$(cd $(KERNEL_FUTEX_ST) && ls futex_lock_*.c futex_unlock_*.c | sed 's/\.c$$//'); do \
 		echo "$$f /tests/$$f"; done; \
 	  grep -v '^#' $(KERNEL_SRC)/vm/stock-tests; \
+	  grep -v '^#' $(KERNEL_SRC)/vm/lock-tests; \
 	  for t in $(VM_EXTRA_TESTS); do echo "extra/$$(basename $$t) $$t"; done; \
 	} > $@.tmp && mv $@.tmp $@
 
@@ -79,7 +92,13 @@ vm-check: kernel-checkpatch $(KERNEL_VMDIR)/tests.list
 	@$(KERNEL_SCRIPTS)/run-vm.sh '$(KERNEL_IMAGE)' \
 		'$(KERNEL_VMDIR)/check.cpio.gz' '$(KERNEL_VMDIR)/tests.list' \
 		'$(BUILD)/results/vm-check.log' '$(BUILD)/results/vm-check.sum' \
-		'$(VM_TIMEOUT)'
+		'$(VM_TIMEOUT)'; rc=$$?; \
+	python3 $(KERNEL_SCRIPTS)/lock-figures.py '$(BUILD)/results/vm-check.log' || true; \
+	exit $$rc
+
+# The range lock and psrwlock figures of the last vm-check.
+kernel-lock-figures:
+	@python3 $(KERNEL_SCRIPTS)/lock-figures.py '$(BUILD)/results/vm-check.log'
 
 $(KERNEL_VMDIR)/bench/futex-bench: $(KERNEL_SRC)/bench/futex-bench.c
 	@mkdir -p $(dir $@)

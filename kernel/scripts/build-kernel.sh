@@ -35,9 +35,9 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.tpf-config-id" 2>/dev/null)" != "$
 	echo "$id" > "$obj/.tpf-config-id"
 fi
 
-say "building bzImage (-j$jobs), log in $log"
+say "building bzImage and modules (-j$jobs), log in $log"
 start=$(date +%s)
-make -C "$tree" O="$obj" -j"$jobs" bzImage >>"$log" 2>&1 &
+make -C "$tree" O="$obj" -j"$jobs" bzImage modules >>"$log" 2>&1 &
 pid=$!
 while kill -0 "$pid" 2>/dev/null; do
 	for _ in $(seq 30); do

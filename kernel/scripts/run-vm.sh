@@ -39,12 +39,25 @@ while read -r name cmd; do
 			echo "kernel: $name: no result (timeout or crash)"
 		fi
 	fi
+	# KUnit suites (kunit-run): each case of the KTAP report counts too.
+	case "$name" in kunit/*)
+		awk -v n="$name" '$1 == "TPF-TEST-BEGIN" && $2 == n { on = 1; next }
+			$1 == "TPF-TEST-END" && $2 == n { on = 0 }
+			on && /^    ok [0-9]+ / { print "PASS: " n "/" $3 }
+			on && /^    not ok [0-9]+ / { print "FAIL: " n "/" $4 }' \
+			"$log" > "$sum.kunit"
+		cat "$sum.kunit" >> "$sum.tmp"
+		pass=$((pass + $(grep -c '^PASS:' "$sum.kunit")))
+		fail=$((fail + $(grep -c '^FAIL:' "$sum.kunit")))
+		rm -f "$sum.kunit"
+		;;
+	esac
 done < "$list"
 
 # The whole run counts as one more test: the VM must finish, and the
 # debug kernel must not have reported a lockdep splat, warning or BUG.
 if grep -q '^TPF-VM-DONE' "$log" && \
-   ! grep -qE 'WARNING:|BUG:|possible recursive locking|circular locking dependency|inconsistent lock state|Kernel panic' "$log"; then
+   ! grep -qE 'WARNING:|BUG:|possible recursive locking|circular locking dependency|inconsistent lock state|non-static key|Kernel panic' "$log"; then
 	echo "PASS: vm-kernel-log-clean" >> "$sum.tmp"; pass=$((pass + 1))
 else
 	echo "FAIL: vm-kernel-log-clean" >> "$sum.tmp"; fail=$((fail + 1))
