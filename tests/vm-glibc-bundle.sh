@@ -19,7 +19,7 @@ tests="tst-mutex-tp-basic tst-mutex-tp-contend tst-mutex-tp-timed
        tst-mutex-tp-cond tst-mutex-tp-robust tst-mutex-tp-pshared
        tst-mutex-tp-starve tst-mutex-tp-kernel tst-mutex-tp-kernel-user
        tst-rwlock-tp-basic tst-rwlock-tp-concurrent tst-rwlock-tp-starve
-       tst-rwlock-tp-timeout tst-rwlock-tp-pshared
+       tst-rwlock-tp-timeout tst-rwlock-tp-pshared tst-rwlock-tp-kernel
        tst-rwlock-tp-kernel-user"
 # tst-mutex-tp-kernel checks that the kernel path served the mutex and
 # tst-mutex-tp-kernel-user that the forced user-space path did.
