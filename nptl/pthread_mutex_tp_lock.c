@@ -207,18 +207,6 @@ tp_lock_owned (pthread_mutex_t *mutex, int kind, pid_t tid)
     }
 }
 
-/* H4: the requester TID, owning the lock now, removes its registration.
-   A CAS, not a store: the registration may have been dropped (H5) and
-   replaced by another waiter's.  Relaxed MO, see the design comment.  */
-static inline void
-tp_handoff_clear (unsigned int *handoff, pid_t tid)
-{
-  unsigned int h = atomic_load_relaxed (handoff);
-  while ((h & FUTEX_TID_MASK) == (unsigned int) tid
-	 && !atomic_compare_exchange_weak_relaxed (handoff, &h, 0))
-    ;
-}
-
 /* The requester timed out (ERR): withdraw the registration (H2) unless an
    unlocker has granted the lock (H3), in which case we wait for the
    transfer (U2) and own the mutex.  */
@@ -253,12 +241,8 @@ tp_withdraw (pthread_mutex_t *mutex, pid_t tid, int private, int err)
 	}
       /* T3 before sleeping, as in tp_lock_user_sleep: if the grant was
 	 dropped, only an unlock that sees W (I2) will wake us when the
-	 word comes free.  Relaxed MO, see the design comment.  */
-      if ((v & FUTEX_WAITERS) == 0
-	  && !atomic_compare_exchange_weak_relaxed (word, &v,
-						    v | FUTEX_WAITERS))
-	continue;
-      futex_wait (word, v | FUTEX_WAITERS, private);
+	 word comes free.  */
+      tp_announce_and_wait (word, v, private);
     }
   tp_handoff_clear (handoff, tid);
   return 0;

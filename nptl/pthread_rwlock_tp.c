@@ -248,17 +248,6 @@ tprw_try_take (unsigned int *word, unsigned int *v, bool reader, pid_t tid)
 							       tid)));
 }
 
-/* H4: the requester, served, clears its entry; a CAS, because the entry
-   may have been dropped (I6) and replaced.  Relaxed MO.  */
-static void
-tprw_handoff_clear (unsigned int *hand, pid_t tid)
-{
-  unsigned int h = atomic_load_relaxed (hand);
-  while ((h & FUTEX_TID_MASK) == (unsigned int) tid
-	 && !atomic_compare_exchange_weak_relaxed (hand, &h, 0))
-    ;
-}
-
 /* Whether the requester TID has been handed the lock (I5), given the
    word V just loaded with acquire MO.  */
 static inline bool
@@ -297,16 +286,11 @@ tprw_withdraw (pthread_rwlock_t *rwlock, bool reader, pid_t tid,
 	break;
       if (tprw_try_take (word, &v, reader, tid))
 	break;
-      if ((v & ~FUTEX_WAITERS) == 0)
-	continue;
-      /* A2.  Relaxed MO.  */
-      if ((v & FUTEX_WAITERS) == 0
-	  && !atomic_compare_exchange_weak_relaxed (word, &v,
-						    v | FUTEX_WAITERS))
-	continue;
-      futex_wait (word, v | FUTEX_WAITERS, private);
+      /* A2, then sleep.  */
+      if ((v & ~FUTEX_WAITERS) != 0)
+	tp_announce_and_wait (word, v, private);
     }
-  tprw_handoff_clear (hand, tid);
+  tp_handoff_clear (hand, tid);
   return 0;
 }
 
@@ -346,13 +330,13 @@ tprw_lock_user (pthread_rwlock_t *rwlock, bool reader, pid_t tid,
       unsigned int v = atomic_load_acquire (word);
       if (hw.requester && tprw_granted (hand, v, reader, tid))
 	{
-	  tprw_handoff_clear (hand, tid);
+	  tp_handoff_clear (hand, tid);
 	  return 0;
 	}
       if (tprw_try_take (word, &v, reader, tid))
 	{
 	  if (hw.requester)
-	    tprw_handoff_clear (hand, tid);
+	    tp_handoff_clear (hand, tid);
 	  return 0;
 	}
       if ((v & ~FUTEX_WAITERS) == 0)

@@ -31,6 +31,7 @@
 #include <time.h>
 #include <atomic.h>
 #include <futex-internal.h>
+#include <lowlevellock-futex.h>
 #include <struct___timespec64.h>
 
 static inline int64_t
@@ -137,6 +138,33 @@ tp_handoff_wait_plan (struct tp_handoff_wait *w, unsigned int *handoff,
   *until = deadline_ts;
   *until_clock = CLOCK_MONOTONIC;
   return true;
+}
+
+/* H4 of both protocols: the requester TID, served, removes its entry
+   from the hand-off word.  A CAS, not a store: the entry may have been
+   dropped as stale and replaced by another waiter's.  Relaxed MO: the
+   hand-off word carries no data.  */
+static inline void
+tp_handoff_clear (unsigned int *handoff, pid_t tid)
+{
+  unsigned int h = atomic_load_relaxed (handoff);
+  while ((h & FUTEX_TID_MASK) == (unsigned int) tid
+	 && !atomic_compare_exchange_weak_relaxed (handoff, &h, 0))
+    ;
+}
+
+/* A waiter found the futex word *WORD owned, with value V: announce
+   itself (set FUTEX_WAITERS, so that the release enters its slow path
+   and wakes) and sleep, unless the word changed meanwhile.  The caller
+   looks at the word again in any case.  Relaxed MO: the flag publishes
+   nothing; FUTEX_WAIT re-checks the value atomically with queueing.  */
+static inline void
+tp_announce_and_wait (unsigned int *word, unsigned int v, int private)
+{
+  if ((v & FUTEX_WAITERS) == 0
+      && !atomic_compare_exchange_weak_relaxed (word, &v, v | FUTEX_WAITERS))
+    return;
+  futex_wait (word, v | FUTEX_WAITERS, private);
 }
 
 /* Whether the thread TID that registered for hand-off still exists (a
