@@ -30,9 +30,14 @@ CROSS_TIMEOUTFACTOR := 16
 # The fork's new nptl files, as objects (the big-endian compile) and the
 # fork's lock tests (run under emulation).
 CROSS_NPTL_OBJECTS := $(patsubst $(srcdir)/%.c,%.o,$(wildcard $(srcdir)/nptl/*.c))
-CROSS_TP_TESTS := $(notdir $(basename $(wildcard \
-  $(srcdir)/nptl/tst-mutex-tp-*.c $(srcdir)/nptl/tst-rwlock-pf-*.c \
-  $(srcdir)/nptl/tst-rwlock-tp-*.c)))
+# tst-mutex-tp-robust cannot pass under qemu-user (owner death needs the
+# kernel's robust list; tests/ppc64le-qemu-failures.txt): it would only
+# wait for its timeout here, and check-ppc64le-nptl still runs it.
+CROSS_TP_QEMU_UNRUNNABLE := tst-mutex-tp-robust
+CROSS_TP_TESTS := $(filter-out $(CROSS_TP_QEMU_UNRUNNABLE), \
+  $(notdir $(basename $(wildcard \
+    $(srcdir)/nptl/tst-mutex-tp-*.c $(srcdir)/nptl/tst-rwlock-pf-*.c \
+    $(srcdir)/nptl/tst-rwlock-tp-*.c))))
 
 .PHONY: cross-assemble cross-build-ppc64le cross-compile-ppc64 \
 	check-ppc-barriers check-ppc64le-tp check-ppc64le-nptl cross-check
