@@ -24,11 +24,11 @@
 set -u
 
 # Pass 1: find PROGRAM after the optional `env' part.
-skip=0 prog= expect=
+skip=0 prog='' expect=''
 state=start
 for a do
   case $state in
-    start) state=cmd; [ "$a" = env ] && { state=env; skip=1; continue; } ;;
+    start) state=cmd; [ "$a" = env ] && { state='env'; skip=1; continue; } ;;
   esac
   if [ "$state" = env ]; then
     if [ -n "$expect" ]; then expect=; skip=$((skip + 1)); continue; fi
