@@ -16,6 +16,12 @@
 # execve another guest program (no binfmt_misc registration is made):
 # tests that do so fail, and are listed in tests/ppc64le-qemu-failures.txt.
 #
+# The run-time libraries the tests need from the toolchain, such as
+# libgcc_s.so.1, which pthread_cancel loads, are found by appending the
+# cross toolchain's directory (/usr/TRIPLET/lib, from Debian's
+# libgcc-s1-*-cross) to the loader's --library-path: the guest's system
+# directories do not exist on this machine.
+#
 # The environment assignments apply to the qemu process, which hands its
 # environment to the guest.  Those that the host's dynamic loader would
 # act on in qemu itself (LD_PRELOAD, LD_AUDIT) go to the guest only,
@@ -57,10 +63,15 @@ if [ -f "$prog" ]; then
   # shellcheck disable=SC2046
   qemu=$(elf_qemu $(od -An -tu1 -N20 "$prog" 2>/dev/null))
 fi
+case $qemu in
+  qemu-ppc64le) toolchain_lib=/usr/powerpc64le-linux-gnu/lib ;;
+  qemu-ppc64) toolchain_lib=/usr/powerpc64-linux-gnu/lib ;;
+  *) toolchain_lib= ;;
+esac
 
 # Pass 2: rebuild the command, qemu in front of PROGRAM, the loader's
 # variables moved to qemu's -E.
-n=$# i=0 guest_env=
+n=$# i=0 guest_env='' prev=''
 [ "$skip" -gt 0 ] || set -- env "$@"
 [ "$skip" -gt 0 ] || n=$((n + 1)) skip=1
 while [ "$i" -lt "$n" ]; do
@@ -76,6 +87,10 @@ while [ "$i" -lt "$n" ]; do
     # shellcheck disable=SC2086
     set -- "$@" "$qemu" $guest_env
   fi
+  if [ "$prev" = --library-path ] && [ "$i" -gt "$skip" ] && [ -n "$toolchain_lib" ]; then
+    a=$a:$toolchain_lib
+  fi
+  prev=$a
   set -- "$@" "$a"
 done
 exec "$@"
