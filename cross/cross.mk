@@ -1,0 +1,74 @@
+# cross/cross.mk -- powerpc64: cross build of the fork and its tests under
+# qemu-user (issue 7).  Included by Makefile.in; uses its variables
+# (srcdir, SRC, BUILD, RESULTS, LOGS, JOBS, check-subset).
+#
+#   cross-build-ppc64le   cross-configure build/src for powerpc64le-linux-gnu
+#                         in build/glibc-ppc64le and build all of it
+#   cross-compile-ppc64   big-endian powerpc64-linux-gnu: configure
+#                         build/glibc-ppc64 and compile the fork's new nptl
+#                         files (library and tests) only
+#   check-ppc-barriers    the lock fast paths' barriers in the cross-built
+#                         objects of both (tests/test-ppc-barriers.sh)
+#   check-ppc64le-tp      the fork's TP mutex and rwlock tests under
+#                         qemu-ppc64le
+#   check-ppc64le-nptl    glibc's whole nptl subset under qemu-ppc64le
+#   cross-check           all of the above
+#
+# `make check' runs all but check-ppc64le-nptl (CHECK_SUITES in
+# Makefile.in; the README gives the costs).  The tests run on the host's kernel: qemu-user
+# forwards system calls, so the user-space lock paths are what runs.
+
+CROSS_LE := powerpc64le-linux-gnu
+CROSS_BE := powerpc64-linux-gnu
+OBJ_PPC64LE := $(BUILD)/glibc-ppc64le
+OBJ_PPC64 := $(BUILD)/glibc-ppc64
+cross-build := $(srcdir)/scripts/cross-build.sh
+PPC64LE_QEMU_FAILURES := $(srcdir)/tests/ppc64le-qemu-failures.txt
+# qemu translates every instruction: give the tests' watchdogs room.
+CROSS_TIMEOUTFACTOR := 16
+
+# The fork's new nptl files, as objects (the big-endian compile) and the
+# fork's lock tests (run under emulation).
+CROSS_NPTL_OBJECTS := $(patsubst $(srcdir)/%.c,%.o,$(wildcard $(srcdir)/nptl/*.c))
+# tst-mutex-tp-robust cannot pass under qemu-user (owner death needs the
+# kernel's robust list; tests/ppc64le-qemu-failures.txt): it would only
+# wait for its timeout here, and check-ppc64le-nptl still runs it.
+CROSS_TP_QEMU_UNRUNNABLE := tst-mutex-tp-robust
+CROSS_TP_TESTS := $(filter-out $(CROSS_TP_QEMU_UNRUNNABLE), \
+  $(notdir $(basename $(wildcard \
+    $(srcdir)/nptl/tst-mutex-tp-*.c $(srcdir)/nptl/tst-rwlock-pf-*.c \
+    $(srcdir)/nptl/tst-rwlock-tp-*.c))))
+
+.PHONY: cross-assemble cross-build-ppc64le cross-compile-ppc64 \
+	check-ppc-barriers check-ppc64le-tp check-ppc64le-nptl cross-check
+
+# The cross builds need only the assembled tree, not the native build.
+cross-assemble:
+	@$(srcdir)/scripts/assemble-glibc.sh $(SRC)
+
+cross-build-ppc64le: cross-assemble
+	@$(cross-build) $(CROSS_LE) $(SRC) $(OBJ_PPC64LE) $(JOBS)
+
+cross-compile-ppc64: cross-assemble
+	@$(cross-build) $(CROSS_BE) $(SRC) $(OBJ_PPC64) $(JOBS) $(CROSS_NPTL_OBJECTS)
+
+check-ppc-barriers: cross-build-ppc64le cross-compile-ppc64
+	@mkdir -p $(RESULTS)
+	@echo "check ppc-barriers: the lock fast paths' barriers, both byte orders"
+	@$(srcdir)/tests/test-ppc-barriers.sh $(RESULTS)/ppc-barriers.sum \
+	  $(OBJ_PPC64LE) $(OBJ_PPC64)
+	@$(srcdir)/tests/test-ppc-barriers.sh --self-test \
+	  $(RESULTS)/ppc-barriers-mutants.sum $(OBJ_PPC64LE) $(OBJ_PPC64)
+
+check-ppc64le-tp: cross-build-ppc64le
+	@mkdir -p $(RESULTS)
+	@TIMEOUTFACTOR=$(CROSS_TIMEOUTFACTOR) $(check-subset) $(OBJ_PPC64LE) \
+	  nptl ppc64le-tp "" $(PPC64LE_QEMU_FAILURES) $(RESULTS) $(JOBS) \
+	  $(CROSS_TP_TESTS)
+
+check-ppc64le-nptl: cross-build-ppc64le
+	@mkdir -p $(RESULTS)
+	@TIMEOUTFACTOR=$(CROSS_TIMEOUTFACTOR) $(check-subset) $(OBJ_PPC64LE) \
+	  nptl ppc64le-nptl "" $(PPC64LE_QEMU_FAILURES) $(RESULTS) $(JOBS)
+
+cross-check: check-ppc-barriers check-ppc64le-tp check-ppc64le-nptl
