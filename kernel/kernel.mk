@@ -36,7 +36,7 @@ KERNEL_FUTEX_ST  := $(KERNEL_TREE)/tools/testing/selftests/futex/functional
 
 # Hard limit for one VM run, and for each test inside it (seconds).
 VM_TIMEOUT       ?= 900
-VM_TEST_TIMEOUT  ?= 120
+VM_TEST_TIMEOUT  ?= 240
 VM_EXTRA_DIRS    ?=
 VM_EXTRA_TESTS   ?=
 # Host compiler for the static test programs (not the includer's $(CC),

@@ -34,7 +34,10 @@ while read -r name cmd; do
 	else
 		echo "FAIL: $name" >> "$sum.tmp"; fail=$((fail + 1))
 		if [ -n "$rc" ]; then
-			echo "kernel: $name: exit status $rc"
+			echo "kernel: $name: exit status $rc; its last lines:"
+			awk -v n="$name" '$1 == "TPF-TEST-BEGIN" && $2 == n { on = 1; next }
+				$1 == "TPF-TEST-END" && $2 == n { on = 0 }
+				on' "$log" | tail -n 15 | sed 's/^/kernel:   /'
 		else
 			echo "kernel: $name: no result (timeout or crash)"
 		fi
