@@ -30,7 +30,7 @@
 struct pthread_mutex_tp_config __pthread_mutex_tp_config =
 {
   .default_protocol = PTHREAD_PRIO_NONE,
-  .spin_count = 200,
+  .spin_count = 1000,
   .handoff_us = 5000,
   .force_userspace = 0,
 };

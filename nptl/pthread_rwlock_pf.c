@@ -24,6 +24,7 @@
 #include <futex-internal.h>
 #include <pthread_rwlock_pf.h>
 #include <tp-spin.h>
+#include <tp-wait.h>
 
 /* A phase-fair reader/writer lock after the PF-T ticket lock of
    Brandenburg and Anderson, extended with futex sleeping, timeouts and
@@ -338,14 +339,6 @@ pf_set_flag (unsigned int *word, unsigned int *val, unsigned int flag)
   return true;
 }
 
-static bool
-pf_valid_timeout (clockid_t clockid, const struct __timespec64 *abstime)
-{
-  return (abstime == NULL
-	  || (futex_abstimed_supported_clockid (clockid)
-	      && valid_nanoseconds (abstime->tv_nsec)));
-}
-
 
 /* End the current writer phase: clear PRES and RWAIT and release every
    sleeper on RIN at once.  Release MO pairs with M1.  This is the last
@@ -643,7 +636,7 @@ int
 __pthread_rwlock_pf_rdlock (pthread_rwlock_t *rwlock, clockid_t clockid,
 			    const struct __timespec64 *abstime)
 {
-  if (__glibc_unlikely (!pf_valid_timeout (clockid, abstime)))
+  if (__glibc_unlikely (!tp_valid_rwlock_timeout (clockid, abstime)))
     return EINVAL;
   /* Acquire MO: M1.  */
   unsigned int r = atomic_fetch_add_acquire (PF_RIN (rwlock), PF_RINC);
@@ -669,7 +662,7 @@ int
 __pthread_rwlock_pf_wrlock (pthread_rwlock_t *rwlock, clockid_t clockid,
 			    const struct __timespec64 *abstime)
 {
-  if (__glibc_unlikely (!pf_valid_timeout (clockid, abstime)))
+  if (__glibc_unlikely (!tp_valid_rwlock_timeout (clockid, abstime)))
     return EINVAL;
   if (__glibc_unlikely (pf_self_is_writer (rwlock)))
     return EDEADLK;

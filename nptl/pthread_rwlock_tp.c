@@ -203,14 +203,6 @@ tprw_use_kernel (void)
   return k > 0;
 }
 
-static inline bool
-tprw_valid_timeout (clockid_t clockid, const struct __timespec64 *abstime)
-{
-  return (abstime == NULL
-	  || (futex_abstimed_supported_clockid (clockid)
-	      && valid_nanoseconds (abstime->tv_nsec)));
-}
-
 /* Whether the word V can be taken (A0) or joined (A1) right now.  */
 static inline bool
 tprw_can_take (unsigned int v, bool reader)
@@ -441,7 +433,7 @@ int
 __pthread_rwlock_tp_rdlock (pthread_rwlock_t *rwlock, clockid_t clockid,
 			    const struct __timespec64 *abstime)
 {
-  if (__glibc_unlikely (!tprw_valid_timeout (clockid, abstime)))
+  if (__glibc_unlikely (!tp_valid_rwlock_timeout (clockid, abstime)))
     return EINVAL;
   pid_t tid = THREAD_GETMEM (THREAD_SELF, tid);
   unsigned int v = atomic_load_relaxed (TPRW_WORD (rwlock));
@@ -456,7 +448,7 @@ int
 __pthread_rwlock_tp_wrlock (pthread_rwlock_t *rwlock, clockid_t clockid,
 			    const struct __timespec64 *abstime)
 {
-  if (__glibc_unlikely (!tprw_valid_timeout (clockid, abstime)))
+  if (__glibc_unlikely (!tp_valid_rwlock_timeout (clockid, abstime)))
     return EINVAL;
   pid_t tid = THREAD_GETMEM (THREAD_SELF, tid);
   unsigned int expected = 0;

@@ -20,7 +20,8 @@
    rwlock (nptl/pthread_rwlock_tp.c): both let a waiter that has waited
    longer than the hand-off threshold register in a hand-off word, and
    both bound every sleep of a waiter that has not registered yet by the
-   moment it may register, so that it does (the mutex's I7).  */
+   moment it may register, so that it does (the mutex's I7).  The
+   phase-fair rwlock (nptl/pthread_rwlock_pf.c) uses its timeout check.  */
 
 #ifndef _TP_WAIT_H
 #define _TP_WAIT_H 1
@@ -48,6 +49,18 @@ tp_now_ns (clockid_t clockid)
   struct __timespec64 ts;
   __clock_gettime64 (clockid, &ts);
   return tp_ns (&ts);
+}
+
+/* Whether the rwlock kinds accept CLOCKID and ABSTIME of a timed or
+   clock lock call; if not, the call fails with EINVAL before it changes
+   anything, as pthread_rwlock_common.c does.  */
+static inline bool
+tp_valid_rwlock_timeout (clockid_t clockid,
+			 const struct __timespec64 *abstime)
+{
+  return (abstime == NULL
+	  || (futex_abstimed_supported_clockid (clockid)
+	      && valid_nanoseconds (abstime->tv_nsec)));
 }
 
 /* Check ABSTIME before the first block, as futex waits do: EINVAL for
