@@ -339,6 +339,26 @@ pf_set_flag (unsigned int *word, unsigned int *val, unsigned int flag)
   return true;
 }
 
+/* One round of a wait loop whose condition does not hold while *WORD is
+   VAL: spin while *SPINS lasts, then set FLAG in *WORD (M5) and sleep
+   on it.  Returns 0 when the caller is to look at its condition again,
+   or ETIMEDOUT / EOVERFLOW.  */
+static int
+pf_spin_or_sleep (unsigned int *word, unsigned int val, unsigned int flag,
+		  int *spins, clockid_t clockid,
+		  const struct __timespec64 *abstime, int private)
+{
+  if (*spins > 0)
+    {
+      --*spins;
+      tp_spin_relax ();
+      return 0;
+    }
+  if (!pf_set_flag (word, &val, flag))
+    return 0;
+  return pf_wait (word, val, clockid, abstime, private);
+}
+
 
 /* End the current writer phase: clear PRES and RWAIT and release every
    sleeper on RIN at once.  Release MO pairs with M1.  This is the last
@@ -432,14 +452,8 @@ pf_take_ticket (pthread_rwlock_t *rwlock, unsigned int *ticket,
 	    }
 	  continue;
 	}
-      if (spins-- > 0)
-	{
-	  tp_spin_relax ();
-	  continue;
-	}
-      if (!pf_set_flag (wout, &o, PF_WWAIT))
-	continue;
-      int err = pf_wait (wout, o, clockid, abstime, private);
+      int err = pf_spin_or_sleep (wout, o, PF_WWAIT, &spins, clockid,
+				  abstime, private);
       if (err != 0)
 	return err;
     }
@@ -461,14 +475,8 @@ pf_wait_turn (pthread_rwlock_t *rwlock, unsigned int t, clockid_t clockid,
 	  tp_spin_done ();
 	  return 0;
 	}
-      if (spins-- > 0)
-	{
-	  tp_spin_relax ();
-	  continue;
-	}
-      if (!pf_set_flag (wout, &o, PF_WWAIT))
-	continue;
-      int err = pf_wait (wout, o, clockid, abstime, private);
+      int err = pf_spin_or_sleep (wout, o, PF_WWAIT, &spins, clockid,
+				  abstime, private);
       if (err != 0)
 	return err;
     }
@@ -525,14 +533,8 @@ pf_drain (pthread_rwlock_t *rwlock, clockid_t clockid,
 	  pf_drain_end (rout, o);
 	  return 0;
 	}
-      if (spins-- > 0)
-	{
-	  tp_spin_relax ();
-	  continue;
-	}
-      if (!pf_set_flag (rout, &o, PF_WDRAIN))
-	continue;
-      int err = pf_wait (rout, o, clockid, abstime, private);
+      int err = pf_spin_or_sleep (rout, o, PF_WDRAIN, &spins, clockid,
+				  abstime, private);
       if (err != 0)
 	return pf_drain_abandon (rwlock, err);
     }
@@ -563,19 +565,11 @@ pf_start_phase (pthread_rwlock_t *rwlock, clockid_t clockid,
 	}
       /* The previous turn holder has passed us the turn but not yet
 	 cleared PRES.  */
-      if (spins-- > 0)
-	{
-	  tp_spin_relax ();
-	  r = atomic_load_relaxed (rin);
-	  continue;
-	}
-      if (pf_set_flag (rin, &r, PF_RWAIT))
-	{
-	  int err = pf_wait (rin, r, clockid, abstime, private);
-	  if (err != 0)
-	    return err;
-	  r = atomic_load_relaxed (rin);
-	}
+      int err = pf_spin_or_sleep (rin, r, PF_RWAIT, &spins, clockid,
+				  abstime, private);
+      if (err != 0)
+	return err;
+      r = atomic_load_relaxed (rin);
     }
   /* Relaxed MO: M7.  */
   if (pf_count (r) != 0)
@@ -619,14 +613,8 @@ pf_rdlock_slow (pthread_rwlock_t *rwlock, unsigned int w, clockid_t clockid,
 	  tp_spin_done ();
 	  return 0;
 	}
-      if (spins-- > 0)
-	{
-	  tp_spin_relax ();
-	  continue;
-	}
-      if (!pf_set_flag (rin, &r, PF_RWAIT))
-	continue;
-      int err = pf_wait (rin, r, clockid, abstime, private);
+      int err = pf_spin_or_sleep (rin, r, PF_RWAIT, &spins, clockid,
+				  abstime, private);
       if (err != 0)
 	return pf_rd_retract (rwlock, w, err);
     }
