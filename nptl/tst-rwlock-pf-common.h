@@ -16,6 +16,9 @@
    License along with the GNU C Library; if not, see
    <https://www.gnu.org/licenses/>.  */
 
+#ifndef TST_RWLOCK_PF_COMMON_H
+#define TST_RWLOCK_PF_COMMON_H 1
+
 #include <pthread.h>
 #include <string.h>
 #include <time.h>
@@ -90,3 +93,5 @@ pf_init (pthread_rwlock_t *l, int pshared)
   TEST_COMPARE (pthread_rwlock_init (l, &attr), 0);
   TEST_COMPARE (pthread_rwlockattr_destroy (&attr), 0);
 }
+
+#endif /* tst-rwlock-pf-common.h */

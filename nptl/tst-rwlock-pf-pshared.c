@@ -18,28 +18,19 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <sys/mman.h>
-#include <sys/wait.h>
 #include <support/check.h>
-#include <support/xunistd.h>
 
 #include "tst-rwlock-pf-common.h"
+#include "tst-rwlock-pshared-run.h"
 
 /* The lock and its counter live in a MAP_SHARED mapping; parent and
    child each run writers and readers on it, and they block on each
    other (which needs shared futexes).  */
-struct shared
-{
-  pthread_rwlock_t lock;
-  volatile unsigned int counter;
-  unsigned int violations;
-  unsigned int child_waiting;
-};
 
 enum { ITERS = 20000 };
 
 static void
-work (struct shared *s, int self)
+work (struct tst_pshared *s, int self)
 {
   for (int i = 0; i < ITERS; i++)
     if ((i + self) % 3 == 0)
@@ -65,36 +56,19 @@ work (struct shared *s, int self)
       }
 }
 
+/* The child has added itself to the reader entry word.  */
+static bool
+child_blocked (pthread_rwlock_t *l)
+{
+  return pf_rin_count (l) == 1;
+}
+
 static int
 do_test (void)
 {
-  struct shared *s = xmmap (NULL, sizeof *s, PROT_READ | PROT_WRITE,
-			    MAP_SHARED | MAP_ANONYMOUS, -1);
+  struct tst_pshared *s = tst_pshared_map ();
   pf_init (&s->lock, PTHREAD_PROCESS_SHARED);
-
-  /* Sleeping across processes: the parent holds the write lock while
-     the child blocks in rdlock and then wrlock.  */
-  TEST_COMPARE (pthread_rwlock_wrlock (&s->lock), 0);
-  pid_t pid = xfork ();
-  if (pid == 0)
-    {
-      __atomic_store_n (&s->child_waiting, 1, __ATOMIC_RELAXED);
-      TEST_COMPARE (pthread_rwlock_rdlock (&s->lock), 0);
-      TEST_COMPARE (pthread_rwlock_unlock (&s->lock), 0);
-      TEST_COMPARE (pthread_rwlock_wrlock (&s->lock), 0);
-      TEST_COMPARE (pthread_rwlock_unlock (&s->lock), 0);
-      work (s, 1);
-      _exit (support_record_failure_is_failed () ? 1 : 0);
-    }
-  PF_WAIT_UNTIL (__atomic_load_n (&s->child_waiting, __ATOMIC_RELAXED));
-  PF_WAIT_UNTIL (pf_rin_count (&s->lock) == 1);
-  pf_sleep_ms (100);		/* Let the child fall asleep.  */
-  TEST_COMPARE (pthread_rwlock_unlock (&s->lock), 0);
-  work (s, 0);
-  int status;
-  xwaitpid (pid, &status, 0);
-  TEST_VERIFY (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  TEST_COMPARE (s->violations, 0);
+  tst_pshared_run (s, child_blocked, work);
   /* Each process writes ITERS / 3 times, rounded by its offset.  */
   unsigned int writes = 0;
   for (int self = 0; self < 2; self++)

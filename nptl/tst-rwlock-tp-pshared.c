@@ -16,26 +16,17 @@
    License along with the GNU C Library; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-#include <sys/mman.h>
-#include <sys/wait.h>
-#include <support/xunistd.h>
 #include "tst-rwlock-tp-common.h"
+#include "tst-rwlock-pshared-run.h"
 
 /* The lock and its counter live in a MAP_SHARED mapping; parent and
    child each run a writer and a reader thread on it, and they block on
    each other, which needs shared futexes.  */
-struct shared
-{
-  pthread_rwlock_t lock;
-  volatile unsigned int counter;
-  unsigned int violations;
-  unsigned int child_waiting;
-};
 
 enum { ITERS = 10000 };
 
 static void
-work (struct shared *s)
+work (struct tst_pshared *s, int self)
 {
   struct tst_tprw_load load = { &s->lock, &s->counter, &s->violations,
 				ITERS };
@@ -45,37 +36,19 @@ work (struct shared *s)
   xpthread_join (r);
 }
 
+/* The child announces itself (FUTEX_WAITERS) before it sleeps.  */
+static bool
+child_blocked (pthread_rwlock_t *l)
+{
+  return (tst_tprw_word (l) & TST_TPRW_WAITERS) != 0;
+}
+
 static int
 do_test (void)
 {
-  struct shared *s = xmmap (NULL, sizeof *s, PROT_READ | PROT_WRITE,
-			    MAP_SHARED | MAP_ANONYMOUS, -1);
+  struct tst_pshared *s = tst_pshared_map ();
   tst_tprw_init (&s->lock, true);
-
-  /* Sleeping across processes: the parent holds the write lock while
-     the child blocks in rdlock and then wrlock.  */
-  TEST_COMPARE (pthread_rwlock_wrlock (&s->lock), 0);
-  pid_t pid = xfork ();
-  if (pid == 0)
-    {
-      __atomic_store_n (&s->child_waiting, 1, __ATOMIC_RELAXED);
-      TEST_COMPARE (pthread_rwlock_rdlock (&s->lock), 0);
-      TEST_COMPARE (pthread_rwlock_unlock (&s->lock), 0);
-      TEST_COMPARE (pthread_rwlock_wrlock (&s->lock), 0);
-      TEST_COMPARE (pthread_rwlock_unlock (&s->lock), 0);
-      work (s);
-      _exit (support_record_failure_is_failed () ? 1 : 0);
-    }
-  PF_WAIT_UNTIL (__atomic_load_n (&s->child_waiting, __ATOMIC_RELAXED));
-  /* The child announces itself (FUTEX_WAITERS) before it sleeps.  */
-  PF_WAIT_UNTIL ((tst_tprw_word (&s->lock) & TST_TPRW_WAITERS) != 0);
-  pf_sleep_ms (100);
-  TEST_COMPARE (pthread_rwlock_unlock (&s->lock), 0);
-  work (s);
-  int status;
-  xwaitpid (pid, &status, 0);
-  TEST_VERIFY (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  TEST_COMPARE (s->violations, 0);
+  tst_pshared_run (s, child_blocked, work);
   TEST_COMPARE (s->counter, 2 * 2 * ITERS);
   tst_tprw_check_idle (&s->lock);
   xmunmap (s, sizeof *s);
