@@ -16,19 +16,16 @@
    License along with the GNU C Library; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-#include <errno.h>
 #include <pthread.h>
 #include <support/check.h>
 
 #include "tst-rwlock-pf-common.h"
 #include "tst-rwlock-pshared-run.h"
 
-/* The lock and its counter live in a MAP_SHARED mapping; parent and
-   child each run writers and readers on it, and they block on each
-   other (which needs shared futexes).  */
-
 enum { ITERS = 20000 };
 
+/* Each process runs writers and readers on the shared lock, which
+   needs shared futexes.  */
 static void
 work (struct tst_pshared *s, int self)
 {

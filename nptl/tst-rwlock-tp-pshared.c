@@ -19,12 +19,10 @@
 #include "tst-rwlock-tp-common.h"
 #include "tst-rwlock-pshared-run.h"
 
-/* The lock and its counter live in a MAP_SHARED mapping; parent and
-   child each run a writer and a reader thread on it, and they block on
-   each other, which needs shared futexes.  */
-
 enum { ITERS = 10000 };
 
+/* Each process runs a writer and a reader thread on the shared lock,
+   which needs shared futexes.  */
 static void
 work (struct tst_pshared *s, int self)
 {
