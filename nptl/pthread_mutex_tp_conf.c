@@ -37,7 +37,8 @@ struct pthread_mutex_tp_config __pthread_mutex_tp_config =
 
 int __pthread_mutex_tp_kernel;
 
-unsigned long int __pthread_mutex_tp_counters[TP_STAT_COUNT];
+__thread unsigned long int __pthread_mutex_tp_counters[TP_STAT_COUNT]
+  attribute_tls_model_ie;
 
 bool
 __pthread_mutex_tp_probe (void)
@@ -77,6 +78,6 @@ __pthread_mutex_tp_stats (unsigned long int *out, int n)
   for (int i = 0; i < n; i++)
     out[i] = (i == TP_STAT_KERNEL_MODE
 	      ? tp_use_kernel ()
-	      : atomic_load_relaxed (&__pthread_mutex_tp_counters[i]));
+	      : __pthread_mutex_tp_counters[i]);
   return n;
 }

@@ -215,13 +215,9 @@ tp_withdraw (pthread_mutex_t *mutex, pid_t tid, int private, int err)
 {
   unsigned int *word = tp_word (mutex);
   unsigned int *handoff = tp_handoff_word (mutex);
-  unsigned int expected = tid;
 
-  /* H2.  Relaxed MO, see the design comment.  */
-  while (!atomic_compare_exchange_weak_relaxed (handoff, &expected, 0))
-    if (expected != (unsigned int) tid)
-      break;
-  if (expected == (unsigned int) tid)
+  /* H2.  */
+  if (tp_handoff_replace (handoff, tid, 0))
     return err;
 
   /* I4: the grant is ours.  Acquire MO pairs with the release of U2.
@@ -257,12 +253,14 @@ tp_lock_user_sleep (pthread_mutex_t *mutex, int kind, pid_t tid,
   unsigned int *handoff = tp_handoff_word (mutex);
   int private = tp_private (kind);
   struct tp_handoff_wait hw;
+  struct tp_backoff bo;
 
   int err = tp_check_abstime (abstime);
   if (err != 0)
     return err;
   tp_handoff_wait_init (&hw, tp_handoff_enabled (kind),
 			__pthread_mutex_tp_config.handoff_us);
+  tp_backoff_init (&bo, &hw);
 
   for (;;)
     {
@@ -286,6 +284,19 @@ tp_lock_user_sleep (pthread_mutex_t *mutex, int kind, pid_t tid,
 	    }
 	  continue;
 	}
+
+      /* Woken by a release, but the lock is owned again: a running
+	 thread took it (G2).  Step back, unannounced, so that it keeps
+	 the lock on its core without a wake-up per release (B1).  */
+      bool self = (v & FUTEX_TID_MASK) == (unsigned int) tid;
+      if (!self && tp_backoff_due (&bo, &hw, handoff))
+	{
+	  err = tp_backoff_sleep (&bo, &hw, clockid, abstime);
+	  if (err != 0)
+	    return err;
+	  continue;
+	}
+
       if ((v & FUTEX_WAITERS) == 0)
 	{
 	  /* T3.  Relaxed MO, see the design comment.  */
@@ -302,13 +313,16 @@ tp_lock_user_sleep (pthread_mutex_t *mutex, int kind, pid_t tid,
       clockid_t until_clock = clockid;
       struct __timespec64 deadline_ts;
       bool handoff_sleep = false;
-      if ((v & FUTEX_TID_MASK) != (unsigned int) tid)
+      if (!self)
 	handoff_sleep = tp_handoff_wait_plan (&hw, handoff, tid, clockid,
 					      abstime, &deadline_ts, &until,
 					      &until_clock);
 
       TP_STAT_INC (TP_STAT_USER_SLEEPS);
       err = __futex_abstimed_wait64 (word, v, until_clock, until, private);
+      if (err == 0)
+	/* A release woke us (or a spurious wake-up: harmless).  */
+	bo.woken = true;
       if (err == ETIMEDOUT && handoff_sleep)
 	continue;
       if (err == ETIMEDOUT || err == EINVAL || err == EOVERFLOW)
@@ -317,29 +331,60 @@ tp_lock_user_sleep (pthread_mutex_t *mutex, int kind, pid_t tid,
     }
 }
 
+/* Spin on the word while that may pay (S1..S3 in the design comment).
+   Returns 0 or EOWNERDEAD with the word taken, or -1 to sleep.  */
+static int
+tp_lock_user_spin (pthread_mutex_t *mutex, int kind, pid_t tid)
+{
+  unsigned int *word = tp_word (mutex);
+  unsigned int *handoff = tp_handoff_word (mutex);
+  int spins = __pthread_mutex_tp_config.spin_count;
+
+  /* S1: one spinner per lock (the spinner bit lives in the hand-off
+     word, which 32-bit robust mutexes do not have).  */
+  if (spins <= 0 || !tp_handoff_enabled (kind) || !tp_spin_claim (handoff))
+    return -1;
+
+  int result = -1;
+  unsigned int owner = atomic_load_relaxed (word) & FUTEX_TID_MASK;
+  for (; spins > 0; --spins)
+    {
+      /* Read before CAS, so that spinning does not steal the cache line
+	 from the owner.  */
+      unsigned int v = atomic_load_relaxed (word);
+      unsigned int now_owner = v & FUTEX_TID_MASK;
+      if (now_owner == 0)
+	{
+	  /* T1.  Acquire MO pairs with U0/U1 of the previous owner.  */
+	  if (atomic_compare_exchange_weak_acquire
+	      (word, &v, tid | (v & FUTEX_WAITERS)))
+	    {
+	      result = (v & FUTEX_OWNER_DIED) ? EOWNERDEAD : 0;
+	      break;
+	    }
+	}
+      else if (now_owner != owner && owner != 0)
+	/* S2: the lock changed hands under us: another thread (often
+	   the previous owner itself) was quicker.  Spinning on would
+	   only move the line between the cores at every release.  */
+	break;
+      else
+	owner = now_owner;
+      tp_spin_relax ();
+    }
+  tp_spin_done ();
+  tp_spin_release (handoff);
+  return result;
+}
+
 /* The user-space slow path: spin, then sleep.  */
 static int
 tp_lock_user (pthread_mutex_t *mutex, int kind, pid_t tid,
 	      clockid_t clockid, const struct __timespec64 *abstime)
 {
-  unsigned int *word = tp_word (mutex);
-
-  for (int spins = __pthread_mutex_tp_config.spin_count; spins > 0; --spins)
-    {
-      /* Read before CAS, so that spinning does not steal the cache line
-	 from the owner.  */
-      unsigned int v = atomic_load_relaxed (word);
-      if ((v & FUTEX_TID_MASK) == 0
-	  /* T1.  Acquire MO pairs with U0/U1 of the previous owner.  */
-	  && atomic_compare_exchange_weak_acquire (word, &v,
-						   tid | (v & FUTEX_WAITERS)))
-	{
-	  tp_spin_done ();
-	  return (v & FUTEX_OWNER_DIED) ? EOWNERDEAD : 0;
-	}
-      tp_spin_relax ();
-    }
-  tp_spin_done ();
+  int r = tp_lock_user_spin (mutex, kind, tid);
+  if (r >= 0)
+    return r;
   return tp_lock_user_sleep (mutex, kind, tid, clockid, abstime);
 }
 
@@ -398,13 +443,19 @@ tp_lock_kernel (pthread_mutex_t *mutex, int kind, pid_t tid,
 	  return ETIMEDOUT;
 	case EDEADLK:
 	  return tp_deadlock (clockid, abstime);
+	case ENOMEM:
+	  /* See "Kernel path" in tp-wait.h.  */
+	  err = tp_kernel_retry_pause (clockid, abstime);
+	  if (err != 0)
+	    return err;
+	  continue;
 	case ENOSYS:
 	  /* The kernel lost the operations (cannot happen after a
 	     successful probe, but be safe): use the user-space path.  */
 	  atomic_store_relaxed (&__pthread_mutex_tp_kernel, -1);
 	  return tp_lock_user (mutex, kind, tid, clockid, abstime);
 	default:
-	  /* EFAULT, EINVAL.  */
+	  /* EFAULT, EINVAL: not a mutex the kernel accepts.  */
 	  return EINVAL;
 	}
     }

@@ -52,29 +52,18 @@ tp_release_user (pthread_mutex_t *mutex, int kind, int private)
 {
   unsigned int *word = tp_word (mutex);
   unsigned int v = atomic_load_relaxed (word);
-
   if ((v & FUTEX_WAITERS) != 0 && tp_handoff_enabled (kind))
     {
-      unsigned int *handoff = tp_handoff_word (mutex);
-      unsigned int req = atomic_load_relaxed (handoff);
-      if (req != 0 && ((req & TP_HANDOFF_GRANTED) != 0
-		       || !__pthread_tp_thread_alive
-			    (req & FUTEX_TID_MASK,
-			     (kind & PTHREAD_MUTEX_PSHARED_BIT) != 0)))
-	{
-	  /* H5: a stale registration (I8).  Relaxed MO as for H2.  */
-	  atomic_compare_exchange_weak_relaxed (handoff, &req, 0);
-	  req = 0;
-	}
-      /* H3.  Relaxed MO: exactly one of H2 and H3 succeeds (I4).  */
-      if (req != 0
-	  && atomic_compare_exchange_weak_relaxed (handoff, &req,
-						   req | TP_HANDOFF_GRANTED))
+      /* H5 and H3 (I4, I8).  */
+      unsigned int req
+	= tp_handoff_grant (tp_handoff_word (mutex),
+			    (kind & PTHREAD_MUTEX_PSHARED_BIT) != 0);
+      if (req != 0)
 	{
 	  /* U2.  Nobody else changes the TID bits while we own the word
 	     (I1); others may only add W, hence the loop.  Release MO pairs
 	     with the requester's acquire load of the word.  */
-	  unsigned int newv = (req & FUTEX_TID_MASK) | FUTEX_WAITERS;
+	  unsigned int newv = (req & TP_HANDOFF_TID_MASK) | FUTEX_WAITERS;
 	  while (!atomic_compare_exchange_weak_release (word, &v, newv))
 	    ;
 	  TP_STAT_INC (TP_STAT_HANDOFFS);
@@ -83,7 +72,6 @@ tp_release_user (pthread_mutex_t *mutex, int kind, int private)
 	  return;
 	}
     }
-
   /* U1.  Release MO pairs with T0/T1/T2 of the next owner.  */
   v = atomic_exchange_release (word, 0);
   if ((v & FUTEX_WAITERS) != 0)
@@ -102,10 +90,9 @@ tp_release_slow (pthread_mutex_t *mutex, int kind)
   if (tp_use_kernel ())
     {
       TP_STAT_INC (TP_STAT_KERNEL_UNLOCKS);
-      long int r = tp_futex_syscall (tp_word (mutex),
+      long int r = tp_kernel_unlock (tp_word (mutex),
 				     __lll_private_flag (TP_FUTEX_UNLOCK,
-							 private),
-				     NULL);
+							 private));
       if (r >= 0)
 	return;
       if (r == -ENOSYS)

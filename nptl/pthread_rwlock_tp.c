@@ -248,7 +248,7 @@ tprw_granted (unsigned int *hand, unsigned int v, bool reader, pid_t tid)
   if (!reader)
     return (v & ~FUTEX_WAITERS) == (unsigned int) tid;
   return ((v & TPRW_SHARED) != 0
-	  && (atomic_load_acquire (hand)
+	  && (tp_handoff_reg (atomic_load_relaxed (hand))
 	      == (tid | TPRW_HANDOFF_READER | TP_HANDOFF_GRANTED)));
 }
 
@@ -260,13 +260,9 @@ tprw_withdraw (pthread_rwlock_t *rwlock, bool reader, pid_t tid,
 {
   unsigned int *word = TPRW_WORD (rwlock);
   unsigned int *hand = TPRW_HAND (rwlock);
-  unsigned int expected = reg;
 
-  /* H2.  Relaxed MO: exactly one of H2 and H3 succeeds.  */
-  while (!atomic_compare_exchange_weak_relaxed (hand, &expected, 0))
-    if (expected != reg)
-      break;
-  if (expected == reg)
+  /* H2.  */
+  if (tp_handoff_replace (hand, reg, 0))
     return err;
 
   /* Granted, or our entry was dropped as stale (I6): then take the word
@@ -286,6 +282,50 @@ tprw_withdraw (pthread_rwlock_t *rwlock, bool reader, pid_t tid,
   return 0;
 }
 
+/* Who holds the lock whose word is V: the writer's TID, TPRW_SHARED
+   for the reader group (whose count changes as readers come and go),
+   or 0.  */
+static inline unsigned int
+tprw_holder (unsigned int v)
+{
+  return (v & TPRW_SHARED) != 0 ? TPRW_SHARED : v & ~FUTEX_WAITERS;
+}
+
+/* Spin for the word, as the mutex does (S1..S3 of its design comment:
+   one spinner per lock, claimed in the hand-off word; stop when the
+   lock changed hands under us).  Returns true if we took it.  */
+static bool
+tprw_spin (unsigned int *word, unsigned int *hand, bool reader, pid_t tid)
+{
+  int spins = __pthread_mutex_tp_config.spin_count;
+  if (spins <= 0 || !tp_spin_claim (hand))
+    return false;
+  bool taken = false;
+  unsigned int holder = tprw_holder (atomic_load_relaxed (word));
+  bool seen_free = false;
+  for (; spins > 0; --spins)
+    {
+      /* Read before CAS, so that spinning does not take the cache line
+	 from the owner.  */
+      unsigned int v = atomic_load_relaxed (word);
+      if (tprw_try_take (word, &v, reader, tid))
+	{
+	  taken = true;
+	  break;
+	}
+      if ((v & ~FUTEX_WAITERS) == 0)
+	seen_free = true;
+      else if (seen_free || tprw_holder (v) != holder)
+	/* S2: it came free and someone else took it, or it changed
+	   hands.  */
+	break;
+      tp_spin_relax ();
+    }
+  tp_spin_done ();
+  tp_spin_release (hand);
+  return taken;
+}
+
 /* The user-space slow path of rdlock (READER) and wrlock.  */
 static int
 tprw_lock_user (pthread_rwlock_t *rwlock, bool reader, pid_t tid,
@@ -295,26 +335,17 @@ tprw_lock_user (pthread_rwlock_t *rwlock, bool reader, pid_t tid,
   unsigned int *hand = TPRW_HAND (rwlock);
   int private = tprw_private (rwlock);
 
-  for (int spins = __pthread_mutex_tp_config.spin_count; spins > 0; --spins)
-    {
-      /* Read before CAS, so that spinning does not take the cache line
-	 from the owner.  */
-      unsigned int v = atomic_load_relaxed (word);
-      if (tprw_try_take (word, &v, reader, tid))
-	{
-	  tp_spin_done ();
-	  return 0;
-	}
-      tp_spin_relax ();
-    }
-  tp_spin_done ();
+  if (tprw_spin (word, hand, reader, tid))
+    return 0;
 
   int err = tp_check_abstime (abstime);
   if (err != 0)
     return err;
   unsigned int reg = tid | (reader ? TPRW_HANDOFF_READER : 0);
   struct tp_handoff_wait hw;
+  struct tp_backoff bo;
   tp_handoff_wait_init (&hw, true, __pthread_mutex_tp_config.handoff_us);
+  tp_backoff_init (&bo, &hw);
 
   for (;;)
     {
@@ -338,6 +369,14 @@ tprw_lock_user (pthread_rwlock_t *rwlock, bool reader, pid_t tid,
 	return (hw.requester
 		? tprw_withdraw (rwlock, reader, tid, reg, private, EAGAIN)
 		: EAGAIN);
+      /* Woken, but owned again: step back, as the mutex (B1).  */
+      if (tp_backoff_due (&bo, &hw, hand))
+	{
+	  err = tp_backoff_sleep (&bo, &hw, clockid, abstime);
+	  if (err != 0)
+	    return err;
+	  continue;
+	}
       if ((v & FUTEX_WAITERS) == 0)
 	{
 	  /* A2.  Relaxed MO, see the design comment.  */
@@ -355,6 +394,8 @@ tprw_lock_user (pthread_rwlock_t *rwlock, bool reader, pid_t tid,
 						 &until, &until_clock);
       TP_STAT_INC (TP_STAT_USER_SLEEPS);
       err = __futex_abstimed_wait64 (word, v, until_clock, until, private);
+      if (err == 0)
+	bo.woken = true;
       if (err == ETIMEDOUT && handoff_sleep)
 	continue;
       if (err == ETIMEDOUT || err == EINVAL || err == EOVERFLOW)
@@ -401,6 +442,12 @@ tprw_lock_kernel (pthread_rwlock_t *rwlock, bool reader, clockid_t clockid,
       switch (-r)
 	{
 	case EINTR:
+	  continue;
+	case ENOMEM:
+	  /* See "Kernel path" in tp-wait.h.  */
+	  err = tp_kernel_retry_pause (clockid, abstime);
+	  if (err != 0)
+	    return err;
 	  continue;
 	case ETIMEDOUT:
 	case EAGAIN:
@@ -507,25 +554,13 @@ static void
 tprw_release_user (pthread_rwlock_t *rwlock, unsigned int v, int private)
 {
   unsigned int *word = TPRW_WORD (rwlock);
-  unsigned int *hand = TPRW_HAND (rwlock);
-  unsigned int req = atomic_load_relaxed (hand);
-
-  if (req != 0
-      && ((req & TP_HANDOFF_GRANTED) != 0
-	  || !__pthread_tp_thread_alive (req & FUTEX_TID_MASK,
-					 rwlock->__data.__shared != 0)))
-    {
-      /* H5 (I6).  Relaxed MO as H2.  */
-      atomic_compare_exchange_weak_relaxed (hand, &req, 0);
-      req = 0;
-    }
-  /* H3.  Release MO: see the design comment (I4).  */
-  if (req != 0
-      && atomic_compare_exchange_weak_release (hand, &req,
-					       req | TP_HANDOFF_GRANTED))
+  /* H5 and H3 (I4, I6).  */
+  unsigned int req = tp_handoff_grant (TPRW_HAND (rwlock),
+				       rwlock->__data.__shared != 0);
+  if (req != 0)
     {
       unsigned int newv = ((req & TPRW_HANDOFF_READER) != 0
-			   ? TPRW_SHARED | 1 : req & FUTEX_TID_MASK);
+			   ? TPRW_SHARED | 1 : req & TP_HANDOFF_TID_MASK);
       /* R2.  Only we change the word now (I1); the loop is for spurious
 	 CAS failures.  Release MO pairs with the requester's acquire
 	 load.  */
@@ -557,8 +592,7 @@ tprw_wrunlock (pthread_rwlock_t *rwlock, pid_t tid)
   if (tprw_use_kernel ())
     {
       TP_STAT_INC (TP_STAT_KERNEL_UNLOCKS);
-      tp_futex_syscall (word, __lll_private_flag (TP_FUTEX_UNLOCK, private),
-			NULL);
+      tp_kernel_unlock (word, __lll_private_flag (TP_FUTEX_UNLOCK, private));
       return 0;
     }
   /* W is set (or the CAS failed spuriously: then the release is merely
@@ -597,9 +631,8 @@ tprw_rdunlock (pthread_rwlock_t *rwlock)
 	      (word, &v, (v - 1) | TPRW_SHARED_UNLOCK))
 	    continue;
 	  TP_STAT_INC (TP_STAT_KERNEL_UNLOCKS);
-	  tp_futex_syscall (word,
-			    __lll_private_flag (TP_FUTEX_UNLOCK_SHARED,
-						private), NULL);
+	  tp_kernel_unlock (word, __lll_private_flag (TP_FUTEX_UNLOCK_SHARED,
+						      private));
 	  return 0;
 	}
       tprw_release_user (rwlock, v, private);

@@ -19,11 +19,12 @@
 /* Probes the kernel for FUTEX_UNLOCK (op 65) itself and checks that
    glibc's cached probe agrees (unless the user-space path is forced, as
    in tst-mutex-tp-kernel-user), then contends a mutex and checks through
-   the slow-path counters (GLIBC_PRIVATE __pthread_mutex_tp_stats) which
-   path served it.  On a stock kernel this checks the user-space path; in
+   the slow-path counters (GLIBC_PRIVATE __pthread_mutex_tp_stats, which
+   are per thread: each worker reports its own) which path served it.  On a stock kernel this checks the user-space path; in
    the TPF test VM, the kernel path (TST_TP_EXPECT_KERNEL set).  */
 
 #include <stdlib.h>
+#include <support/support.h>
 #include <sys/syscall.h>
 #include <pthread_mutex_tp_stats.h>
 #include "tst-mutex-tp-common.h"
@@ -53,6 +54,23 @@ worker (void *arg)
 }
 #endif
 
+/* Run WORKER and return the slow-path events it caused, in a
+   malloc'ed array of TP_STAT_COUNT counters.  */
+static void *
+counted_worker (void *arg)
+{
+  unsigned long int before[TP_STAT_COUNT];
+  unsigned long int *delta = xmalloc (sizeof before);
+  TEST_COMPARE (__pthread_mutex_tp_stats (before, TP_STAT_COUNT),
+		TP_STAT_COUNT);
+  worker (arg);
+  __pthread_mutex_tp_stats (delta, TP_STAT_COUNT);
+  for (int i = 0; i < TP_STAT_COUNT; i++)
+    if (i != TP_STAT_KERNEL_MODE)
+      delta[i] -= before[i];
+  return delta;
+}
+
 static int
 do_test (void)
 {
@@ -67,31 +85,45 @@ do_test (void)
   if (getenv ("TST_TP_EXPECT_KERNEL") != NULL)
     TEST_VERIFY (kernel_has_tp);
 
-  unsigned long int before[TP_STAT_COUNT], after[TP_STAT_COUNT];
-  TEST_COMPARE (__pthread_mutex_tp_stats (before, TP_STAT_COUNT),
+  unsigned long int mode[TP_STAT_COUNT];
+  TEST_COMPARE (__pthread_mutex_tp_stats (mode, TP_STAT_COUNT),
 		TP_STAT_COUNT);
   bool expect_kernel = kernel_has_tp && !TST_TP_FORCE_USER;
-  TEST_COMPARE (before[TP_STAT_KERNEL_MODE], expect_kernel);
+  TEST_COMPARE (mode[TP_STAT_KERNEL_MODE], expect_kernel);
 
   pthread_t t[3];
   for (int i = 0; i < 3; i++)
-    t[i] = xpthread_create (NULL, worker, NULL);
+    t[i] = xpthread_create (NULL, counted_worker, NULL);
+  unsigned long int sum[TP_STAT_COUNT] = { 0 };
   for (int i = 0; i < 3; i++)
-    xpthread_join (t[i]);
+    {
+      unsigned long int *delta = xpthread_join (t[i]);
+      TEST_COMPARE (delta[TP_STAT_KERNEL_MODE], expect_kernel);
+      for (int j = 0; j < TP_STAT_COUNT; j++)
+	if (j != TP_STAT_KERNEL_MODE)
+	  sum[j] += delta[j];
+      free (delta);
+    }
 
-  __pthread_mutex_tp_stats (after, TP_STAT_COUNT);
+  /* The main thread took no lock, so its own counters stay as they
+     were: nothing is counted process-wide.  */
+  unsigned long int main_after[TP_STAT_COUNT];
+  __pthread_mutex_tp_stats (main_after, TP_STAT_COUNT);
   for (int i = 0; i < TP_STAT_COUNT; i++)
-    printf ("info: counter %d: %lu\n", i, after[i] - before[i]);
+    {
+      printf ("info: counter %d: %lu\n", i, sum[i]);
+      TEST_COMPARE (main_after[i], mode[i]);
+    }
   if (expect_kernel)
     {
-      TEST_VERIFY (after[TP_STAT_KERNEL_LOCKS] > before[TP_STAT_KERNEL_LOCKS]);
-      TEST_COMPARE (after[TP_STAT_USER_SLEEPS], before[TP_STAT_USER_SLEEPS]);
+      TEST_VERIFY (sum[TP_STAT_KERNEL_LOCKS] > 0);
+      TEST_COMPARE (sum[TP_STAT_USER_SLEEPS], 0);
     }
   else
     {
-      TEST_COMPARE (after[TP_STAT_KERNEL_LOCKS], 0);
-      TEST_COMPARE (after[TP_STAT_KERNEL_UNLOCKS], 0);
-      TEST_VERIFY (after[TP_STAT_USER_SLEEPS] > before[TP_STAT_USER_SLEEPS]);
+      TEST_COMPARE (sum[TP_STAT_KERNEL_LOCKS], 0);
+      TEST_COMPARE (sum[TP_STAT_KERNEL_UNLOCKS], 0);
+      TEST_VERIFY (sum[TP_STAT_USER_SLEEPS] > 0);
     }
   return 0;
 }

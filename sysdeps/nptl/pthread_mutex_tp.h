@@ -28,12 +28,6 @@
 #include <struct___timespec64.h>
 #include <pthread_mutex_tp_stats.h>
 
-/* Bit of the hand-off word (see pthread_mutex_tp_lock.c) set by the
-   unlocker that has committed to transfer ownership to the registered
-   requester.  Bits 0..29 of the hand-off word hold the requester's TID
-   (FUTEX_TID_MASK), so bit 31 is free.  */
-#define TP_HANDOFF_GRANTED	0x80000000u
-
 /* Process-wide configuration, read from the glibc.pthread tunables at
    startup (pthread_mutex_tp_conf.c) and constant afterwards.  */
 struct pthread_mutex_tp_config
@@ -72,11 +66,13 @@ tp_use_kernel (void)
   return __pthread_mutex_tp_probe ();
 }
 
-/* Slow-path counters (see pthread_mutex_tp_stats.h).  */
-extern unsigned long int __pthread_mutex_tp_counters[TP_STAT_COUNT]
-  attribute_hidden;
-#define TP_STAT_INC(idx) \
-  atomic_fetch_add_relaxed (&__pthread_mutex_tp_counters[idx], 1)
+/* Slow-path counters (see pthread_mutex_tp_stats.h).  They are
+   thread-local, so counting is a plain increment of a line that no other
+   thread touches: a process-wide counter would be one more cache line
+   bouncing between exactly the threads that contend.  */
+extern __thread unsigned long int __pthread_mutex_tp_counters[TP_STAT_COUNT]
+  attribute_hidden attribute_tls_model_ie;
+#define TP_STAT_INC(idx) (++__pthread_mutex_tp_counters[idx])
 
 /* The futex word (see the layout in pthread_mutex_tp_lock.c).  */
 static inline unsigned int *

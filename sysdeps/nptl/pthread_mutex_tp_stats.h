@@ -20,8 +20,10 @@
 #define _PTHREAD_MUTEX_TP_STATS_H 1
 
 /* Indices into the array filled by __pthread_mutex_tp_stats.  The
-   counters count slow-path events only (never the fast path), process
-   wide, with relaxed atomics; they are a debugging and test aid.  */
+   counters count slow-path events only (never the fast path) of the
+   calling thread, in thread-local storage; they are a debugging and test
+   aid.  A program that wants process-wide figures reads them in each of
+   its threads and adds them up.  */
 enum
 {
   /* 1 if TP mutexes use the kernel's FUTEX_LOCK/FUTEX_UNLOCK, 0 if they
@@ -39,8 +41,9 @@ enum
   TP_STAT_COUNT
 };
 
-/* Store min (N, TP_STAT_COUNT) counters into OUT; return how many.
-   GLIBC_PRIVATE: for glibc's own tests only.  */
+/* Store min (N, TP_STAT_COUNT) counters of the calling thread into OUT
+   (TP_STAT_KERNEL_MODE is process-wide); return how many.
+   GLIBC_PRIVATE: for glibc's own tests and benchmarks only.  */
 extern int __pthread_mutex_tp_stats (unsigned long int *__out, int __n);
 
 #endif /* pthread_mutex_tp_stats.h */

@@ -34,6 +34,8 @@
 #include <futex-internal.h>
 #include <lowlevellock-futex.h>
 #include <struct___timespec64.h>
+#include <tp-futex.h>
+#include <tp-spin.h>
 
 static inline int64_t
 tp_ns (const struct __timespec64 *ts)
@@ -76,6 +78,65 @@ tp_check_abstime (const struct __timespec64 *abstime)
   if (abstime->tv_sec < 0)
     return ETIMEDOUT;
   return 0;
+}
+
+/* The hand-off word of both TP locks (the mutex's 32 bits at __spins,
+   the TP rwlock's __writers):
+     bits 0..21  TP_HANDOFF_TID_MASK  TID of the registered requester,
+		 0 if none (TIDs are below PID_MAX_LIMIT, 2^22)
+     bit  29     TP_HANDOFF_SPINNER   a thread spins on the lock word
+		 (at most one per lock, see tp_spin_claim)
+     bit  30     the TP rwlock's requester wants a read lock
+     bit  31     TP_HANDOFF_GRANTED   an unlocker has committed to
+		 transfer ownership to the requester
+   The registration (H1..H5 of the protocols) is the word without
+   TP_HANDOFF_SPINNER; every transition on it keeps that bit as it is,
+   and the spinner bit is set and cleared with RMWs that keep the rest,
+   so the two never disturb each other's decisions.  */
+#define TP_HANDOFF_TID_MASK	0x003fffffu
+#define TP_HANDOFF_SPINNER	0x20000000u
+#define TP_HANDOFF_GRANTED	0x80000000u
+
+/* The registration held in the hand-off word value H.  */
+static inline unsigned int
+tp_handoff_reg (unsigned int h)
+{
+  return h & ~TP_HANDOFF_SPINNER;
+}
+
+/* Replace the registration EXPECTED (without the spinner bit) in
+   *HANDOFF by NEW, keeping the spinner bit.  Returns false if the
+   registration was not EXPECTED (any more).  Relaxed MO: the hand-off
+   word carries no data (see the protocols' memory-order notes); H2 and
+   H3 are RMWs of this one word, so exactly one of them succeeds.  */
+static inline bool
+tp_handoff_replace (unsigned int *handoff, unsigned int expected,
+		    unsigned int new)
+{
+  unsigned int h = atomic_load_relaxed (handoff);
+  while (tp_handoff_reg (h) == expected)
+    if (atomic_compare_exchange_weak_relaxed
+	(handoff, &h, (h & TP_HANDOFF_SPINNER) | new))
+      return true;
+  return false;
+}
+
+/* Claim the right to spin on a lock whose hand-off word is *HANDOFF:
+   true if no other thread spins on it now.  One spinner per lock: a
+   second one could only race the first for the same release, and on a
+   machine with more threads than cores it takes a core away from the
+   owner.  Relaxed MO: the bit orders nothing.  */
+static inline bool
+tp_spin_claim (unsigned int *handoff)
+{
+  return (atomic_fetch_or_relaxed (handoff, TP_HANDOFF_SPINNER)
+	  & TP_HANDOFF_SPINNER) == 0;
+}
+
+static inline void
+tp_spin_release (unsigned int *handoff)
+{
+  atomic_fetch_and_relaxed (handoff, ~TP_HANDOFF_SPINNER);
 }
 
 /* A waiter's hand-off state across the iterations of its sleep loop.  */
@@ -128,8 +189,8 @@ tp_handoff_wait_plan (struct tp_handoff_wait *w, unsigned int *handoff,
   int64_t now = tp_now_ns (CLOCK_MONOTONIC);
   if (now >= w->register_at)
     {
-      unsigned int expected = 0;
-      if (atomic_compare_exchange_weak_relaxed (handoff, &expected, reg))
+      /* H1.  */
+      if (tp_handoff_replace (handoff, 0, reg))
 	{
 	  w->requester = true;
 	  return false;
@@ -153,6 +214,90 @@ tp_handoff_wait_plan (struct tp_handoff_wait *w, unsigned int *handoff,
   return true;
 }
 
+/* Back-off of a waiter that a release woke but that finds the lock
+   owned again (B1..B3 of the TP mutex's design comment).  */
+struct tp_backoff
+{
+  /* Length of the next unannounced sleep, ns, and its upper bound.  */
+  int64_t delay;
+  int64_t max;
+  /* Whether the waiter's last sleep on the lock word ended in a
+     wake-up.  */
+  bool woken;
+};
+
+/* The back-off starts at 1/128 of the hand-off threshold (39 us at the
+   default 5 ms) and doubles up to 1/4 of it: long enough for a running
+   owner to do many critical sections without a wake-up, short beside
+   the starvation bound.  */
+static inline void
+tp_backoff_init (struct tp_backoff *b, const struct tp_handoff_wait *w)
+{
+  b->delay = w->threshold >> 7;
+  b->max = w->threshold >> 2;
+  b->woken = false;
+}
+
+/* Whether the waiter, woken and finding the lock owned, is to step back
+   instead of announcing itself again: only with hand-off (which bounds
+   the wait), never as the requester (B2: it must keep FUTEX_WAITERS set
+   so that the next release serves it), and not while another waiter is
+   registered (the next release must see FUTEX_WAITERS to serve that
+   one, and the woken waiter may be the only one left to set it).  */
+static inline bool
+tp_backoff_due (const struct tp_backoff *b, const struct tp_handoff_wait *w,
+		unsigned int *handoff)
+{
+  return (b->woken && b->delay > 0 && w->enabled && !w->requester
+	  && tp_handoff_reg (atomic_load_relaxed (handoff)) == 0);
+}
+
+/* Sleep unannounced (on no lock word: no release wakes us, and no
+   FUTEX_WAITERS makes the owner's releases slow) for the back-off
+   delay, but never past the moment the waiter may register for
+   hand-off nor past the caller's timeout (ABSTIME on CLOCKID, NULL for
+   none).  Returns 0, or ETIMEDOUT / EINVAL / EOVERFLOW from the
+   caller's timeout.  */
+static inline int
+tp_backoff_sleep (struct tp_backoff *b, const struct tp_handoff_wait *w,
+		  clockid_t clockid, const struct __timespec64 *abstime)
+{
+  int64_t now = tp_now_ns (CLOCK_MONOTONIC);
+  int64_t until = now + b->delay;
+  if (until > w->register_at)
+    until = w->register_at;
+  b->delay = b->delay * 2 < b->max ? b->delay * 2 : b->max;
+  b->woken = false;
+
+  const struct __timespec64 *ts = abstime;
+  clockid_t ts_clock = clockid;
+  struct __timespec64 until_ts;
+  bool own_deadline = true;
+  if (abstime != NULL)
+    {
+      int64_t user = tp_ns (abstime);
+      if (clockid != CLOCK_MONOTONIC)
+	user = now + (user - tp_now_ns (clockid));
+      own_deadline = user > until;
+    }
+  if (own_deadline)
+    {
+      until_ts.tv_sec = until / 1000000000;
+      until_ts.tv_nsec = until % 1000000000;
+      ts = &until_ts;
+      ts_clock = CLOCK_MONOTONIC;
+    }
+  /* A private word that nobody changes or wakes: only the timeout (or a
+     signal) ends the sleep.  */
+  unsigned int never = 0;
+  int err = __futex_abstimed_wait64 (&never, 0, ts_clock, ts, FUTEX_PRIVATE);
+  if (err == ETIMEDOUT && own_deadline)
+    return 0;
+  if (err == ETIMEDOUT || err == EINVAL || err == EOVERFLOW)
+    return err;
+  return 0;
+}
+
 /* H4 of both protocols: the requester TID, served, removes its entry
    from the hand-off word.  A CAS, not a store: the entry may have been
    dropped as stale and replaced by another waiter's.  Relaxed MO: the
@@ -161,9 +306,43 @@ static inline void
 tp_handoff_clear (unsigned int *handoff, pid_t tid)
 {
   unsigned int h = atomic_load_relaxed (handoff);
-  while ((h & FUTEX_TID_MASK) == (unsigned int) tid
-	 && !atomic_compare_exchange_weak_relaxed (handoff, &h, 0))
+  while ((h & TP_HANDOFF_TID_MASK) == (unsigned int) tid
+	 && !atomic_compare_exchange_weak_relaxed (handoff, &h,
+						   h & TP_HANDOFF_SPINNER))
     ;
+}
+
+/* Whether the thread TID that registered for hand-off still exists (a
+   registration can outlive its thread, see the mutex's I8).  PSHARED:
+   the lock is process-shared, so the thread may be in another process;
+   otherwise it must be in ours (which also rejects the parent's threads
+   in a child after fork).  */
+extern bool __pthread_tp_thread_alive (pid_t tid, bool pshared)
+  attribute_hidden;
+
+/* H5 and H3 of both protocols, by a releaser that owns the lock word
+   and takes its slow path: drop a stale registration (GRANTED already,
+   or its thread is gone), then commit to serve a live one.  Returns the
+   registration the caller must now hand the lock to (it then performs
+   U2/R2 without fail, I4), or 0 if there is none.  */
+static inline unsigned int
+tp_handoff_grant (unsigned int *handoff, bool pshared)
+{
+  unsigned int req = tp_handoff_reg (atomic_load_relaxed (handoff));
+  if (req == 0)
+    return 0;
+  if ((req & TP_HANDOFF_GRANTED) != 0
+      || !__pthread_tp_thread_alive (req & TP_HANDOFF_TID_MASK, pshared))
+    {
+      /* H5.  If the CAS fails the entry changed under us: a new
+	 registration, which the next release serves.  */
+      tp_handoff_replace (handoff, req, 0);
+      return 0;
+    }
+  /* H3.  */
+  if (!tp_handoff_replace (handoff, req, req | TP_HANDOFF_GRANTED))
+    return 0;
+  return req;
 }
 
 /* A waiter found the futex word *WORD owned, with value V: announce
@@ -180,12 +359,59 @@ tp_announce_and_wait (unsigned int *word, unsigned int v, int private)
   futex_wait (word, v | FUTEX_WAITERS, private);
 }
 
-/* Whether the thread TID that registered for hand-off still exists (a
-   registration can outlive its thread, see the mutex's I8).  PSHARED:
-   the lock is process-shared, so the thread may be in another process;
-   otherwise it must be in ours (which also rejects the parent's threads
-   in a child after fork).  */
-extern bool __pthread_tp_thread_alive (pid_t tid, bool pshared)
-  attribute_hidden;
+/* Kernel path
+   -----------
+   A kernel TP operation can fail for reasons that say nothing about the
+   lock: FUTEX_LOCK allocates its per-futex state (ENOMEM), and
+   FUTEX_UNLOCK gives up with EAGAIN when a co-user keeps changing the
+   word under it (as FUTEX_UNLOCK_PI does).  Neither may reach the
+   caller as if the operation had happened, or not happened: a lock
+   call that returned EINVAL would let a program that does not check
+   (most do not) run its critical section unlocked, and an unlock that
+   gave up would leave the lock held for good.  So both retry; the lock
+   call sleeps a little first, bounded by the caller's timeout.  Falling
+   back to the user-space protocol instead is not safe: its waiters
+   sleep in FUTEX_WAIT, which the kernel path's FUTEX_UNLOCK does not
+   wake.  */
+
+/* Pause of a lock call after ENOMEM, ns.  */
+#define TP_KERNEL_RETRY_NS	1000000
+
+/* FUTEX_LOCK or FUTEX_LOCK_SHARED failed with ENOMEM: sleep for
+   TP_KERNEL_RETRY_NS or until the caller's timeout (ABSTIME on
+   CLOCKID, NULL for none).  Returns 0 to retry, or the timeout's
+   ETIMEDOUT / EINVAL / EOVERFLOW.  */
+static inline int
+tp_kernel_retry_pause (clockid_t clockid, const struct __timespec64 *abstime)
+{
+  int64_t until = tp_now_ns (CLOCK_MONOTONIC) + TP_KERNEL_RETRY_NS;
+  struct __timespec64 until_ts = { until / 1000000000, until % 1000000000 };
+  const struct __timespec64 *ts = &until_ts;
+  clockid_t ts_clock = CLOCK_MONOTONIC;
+  if (abstime != NULL
+      && tp_ns (abstime) - tp_now_ns (clockid) < TP_KERNEL_RETRY_NS)
+    {
+      ts = abstime;
+      ts_clock = clockid;
+    }
+  unsigned int never = 0;
+  int err = __futex_abstimed_wait64 (&never, 0, ts_clock, ts, FUTEX_PRIVATE);
+  if (ts == abstime && (err == ETIMEDOUT || err == EINVAL
+			|| err == EOVERFLOW))
+    return err;
+  return 0;
+}
+
+/* FUTEX_UNLOCK or FUTEX_UNLOCK_SHARED (OP, with its private flag) on
+   WORD, retried while the kernel reports EAGAIN.  Returns the kernel's
+   result or negated errno, never -EAGAIN.  */
+static inline long int
+tp_kernel_unlock (unsigned int *word, int op)
+{
+  long int r;
+  while ((r = tp_futex_syscall (word, op, NULL)) == -EAGAIN)
+    tp_spin_relax ();
+  return r;
+}
 
 #endif /* tp-wait.h */
