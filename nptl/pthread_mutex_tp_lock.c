@@ -69,10 +69,11 @@
 
    The hand-off word (the 32 bits at __spins; see tp_handoff_word)
    ---------------------------------------------------------------
-     bits 0..29  TID of the registered hand-off requester, 0 if none
+     bits 0..21  TID of the registered hand-off requester, 0 if none
+     bit  29     TP_HANDOFF_SPINNER  a thread spins on the word (S1)
      bit  31     TP_HANDOFF_GRANTED  an unlocker has committed to transfer
                  ownership to the requester
-   Used only by the user-space protocol.  Other fields: __owner is the
+   Used only by the user-space protocol; the layout is tp-wait.h's.  Other fields: __owner is the
    owner's TID while locked (or the robust markers), __count the
    recursion depth while locked (1 for the non-recursive types too, so
    that unlock needs no type test), __nusers as for every mutex, __list
@@ -153,6 +154,47 @@
        (I2); a non-requester bounds its sleep by its hand-off deadline so
        that it gets to register.
 
+   Spin and wake policy (user-space protocol)
+   ------------------------------------------
+   Throughput on a contended lock comes from keeping the lock, and the
+   data it protects, on the core that is running: every change of owner
+   moves both cache lines, and every wake-up of a waiter that then finds
+   the lock taken costs the owner a FUTEX_WAKE.  With more threads than
+   cores, a spinner also takes a core from a thread that could run.
+   S1  At most one thread spins on a lock: it claims TP_HANDOFF_SPINNER
+       in the hand-off word first (tp_spin_claim); others go straight to
+       sleep.
+   S2  The spinner stops as soon as the lock changed hands under it, or
+       came free and was taken again: the lock is busy where threads
+       run, and competing for it would move it at every release.
+   S3  The spinner takes a free word only once it has stayed free for
+       TP_SPIN_GRACE rounds, so that an owner that locks again at once
+       keeps it.
+   S4  The spin budget is the tunable at most, per thread: halved after
+       each spin that ended in sleeping, raised by spins that won
+       (tp_spin_budget, tp_spin_learn).
+   B1  A waiter that a release woke (or whose FUTEX_WAIT found the word
+       changed) and that finds the lock owned by another thread again
+       does not announce itself at once: it sleeps for a back-off delay
+       on no lock word (tp_backoff_sleep), starting at 1/128 of the
+       hand-off threshold and doubling up to 1/4 of it, without setting
+       W, so the owner's releases meanwhile stay on the fast path (U0).
+       Then it looks again and announces itself (T3) if the lock is
+       still owned.  This replaces the convoy in which every release
+       woke a waiter that went back to sleep at once.
+   B2  Back-off never delays hand-off: its sleeps end at the waiter's
+       registration time (I7); the registered requester never backs off
+       (it keeps W set, I3); and no waiter backs off while a
+       registration exists, because a woken waiter may be the only one
+       left to set W again after U1 cleared it.
+   B3  A waiter in back-off is in no futex queue of the word, so I2 is
+       untouched; the announced sleepers that U1 left with W clear are
+       bounded by their registration time (I7), after which they set W
+       (T3) and register.
+   Together: a running owner keeps the lock for up to the hand-off
+   threshold while the waiters sleep; then the longest waiter gets it by
+   hand-off (G3).
+
    Memory order
    ------------
    - T0, T1, T2 CAS with acquire MO: pairs with the release MO of U0, U1
@@ -163,11 +205,13 @@
    - T3 CAS relaxed: it publishes nothing; FUTEX_WAIT re-checks the value
      atomically with queueing, and the kernel orders FUTEX_WAKE after the
      unlocker's store (the usual futex argument, as for lll_lock).
-   - H1..H4 relaxed: the hand-off word carries no data; the only ordering
+   - H1..H5 relaxed: the hand-off word carries no data; the only ordering
      needed is that of the ownership transfer itself, which U2 (release)
      and the requester's acquire load of the word provide.  H2 and H3 are
      read-modify-writes of the same location, so exactly one of them
-     succeeds whatever the memory order (I4).
+     succeeds whatever the memory order (I4).  The spinner bit (S1) is
+     set and cleared with relaxed RMWs that keep the other bits, and the
+     H transitions keep it (tp_handoff_replace): it orders nothing.
    - The kernel path: FUTEX_LOCK stores our TID with a full barrier; we
      still issue an acquire fence after it returns so that the pairing
      with the previous owner's release (U0 CAS or FUTEX_UNLOCK) is
@@ -320,8 +364,9 @@ tp_lock_user_sleep (pthread_mutex_t *mutex, int kind, pid_t tid,
 
       TP_STAT_INC (TP_STAT_USER_SLEEPS);
       err = __futex_abstimed_wait64 (word, v, until_clock, until, private);
-      if (err == 0)
-	/* A release woke us (or a spurious wake-up: harmless).  */
+      if (err == 0 || err == EAGAIN)
+	/* A release woke us, or released the word between our look at it
+	   and the sleep (or a spurious wake-up: harmless).  */
 	bo.woken = true;
       if (err == ETIMEDOUT && handoff_sleep)
 	continue;
@@ -338,15 +383,17 @@ tp_lock_user_spin (pthread_mutex_t *mutex, int kind, pid_t tid)
 {
   unsigned int *word = tp_word (mutex);
   unsigned int *handoff = tp_handoff_word (mutex);
-  int spins = __pthread_mutex_tp_config.spin_count;
+  int budget = tp_spin_budget ();
 
   /* S1: one spinner per lock (the spinner bit lives in the hand-off
      word, which 32-bit robust mutexes do not have).  */
-  if (spins <= 0 || !tp_handoff_enabled (kind) || !tp_spin_claim (handoff))
+  if (budget <= 0 || !tp_handoff_enabled (kind) || !tp_spin_claim (handoff))
     return -1;
+  int spins = budget;
 
   int result = -1;
   unsigned int owner = atomic_load_relaxed (word) & FUTEX_TID_MASK;
+  int free_for = 0;
   for (; spins > 0; --spins)
     {
       /* Read before CAS, so that spinning does not steal the cache line
@@ -355,18 +402,21 @@ tp_lock_user_spin (pthread_mutex_t *mutex, int kind, pid_t tid)
       unsigned int now_owner = v & FUTEX_TID_MASK;
       if (now_owner == 0)
 	{
-	  /* T1.  Acquire MO pairs with U0/U1 of the previous owner.  */
-	  if (atomic_compare_exchange_weak_acquire
-	      (word, &v, tid | (v & FUTEX_WAITERS)))
+	  /* S3: take a free word only once it has stayed free for
+	     TP_SPIN_GRACE rounds: an owner that locks again at once keeps
+	     the lock (and its cache line) on its core.  T1.  Acquire MO
+	     pairs with U0/U1 of the previous owner.  */
+	  if (++free_for >= TP_SPIN_GRACE
+	      && atomic_compare_exchange_weak_acquire
+		   (word, &v, tid | (v & FUTEX_WAITERS)))
 	    {
 	      result = (v & FUTEX_OWNER_DIED) ? EOWNERDEAD : 0;
 	      break;
 	    }
 	}
-      else if (now_owner != owner && owner != 0)
-	/* S2: the lock changed hands under us: another thread (often
-	   the previous owner itself) was quicker.  Spinning on would
-	   only move the line between the cores at every release.  */
+      else if (free_for > 0 || (now_owner != owner && owner != 0))
+	/* S2: the lock was taken again, or changed hands, under us: the
+	   lock is busy where threads run; sleep instead of competing.  */
 	break;
       else
 	owner = now_owner;
@@ -374,6 +424,7 @@ tp_lock_user_spin (pthread_mutex_t *mutex, int kind, pid_t tid)
     }
   tp_spin_done ();
   tp_spin_release (handoff);
+  tp_spin_learn (budget - spins, result >= 0);
   return result;
 }
 

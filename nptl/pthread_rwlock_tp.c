@@ -297,32 +297,37 @@ tprw_holder (unsigned int v)
 static bool
 tprw_spin (unsigned int *word, unsigned int *hand, bool reader, pid_t tid)
 {
-  int spins = __pthread_mutex_tp_config.spin_count;
-  if (spins <= 0 || !tp_spin_claim (hand))
+  int budget = tp_spin_budget ();
+  if (budget <= 0 || !tp_spin_claim (hand))
     return false;
+  int spins = budget;
   bool taken = false;
   unsigned int holder = tprw_holder (atomic_load_relaxed (word));
-  bool seen_free = false;
+  int free_for = 0;
   for (; spins > 0; --spins)
     {
       /* Read before CAS, so that spinning does not take the cache line
-	 from the owner.  */
+	 from the owner.  A reader joins readers at once (that moves no
+	 lock away from anyone); a free word must stay free for
+	 TP_SPIN_GRACE rounds first (S3).  */
       unsigned int v = atomic_load_relaxed (word);
-      if (tprw_try_take (word, &v, reader, tid))
+      bool is_free = (v & ~FUTEX_WAITERS) == 0;
+      if (is_free)
+	++free_for;
+      if ((!is_free || free_for >= TP_SPIN_GRACE)
+	  && tprw_try_take (word, &v, reader, tid))
 	{
 	  taken = true;
 	  break;
 	}
-      if ((v & ~FUTEX_WAITERS) == 0)
-	seen_free = true;
-      else if (seen_free || tprw_holder (v) != holder)
-	/* S2: it came free and someone else took it, or it changed
-	   hands.  */
+      if (!is_free && (free_for > 0 || tprw_holder (v) != holder))
+	/* S2: taken again, or changed hands, under us.  */
 	break;
       tp_spin_relax ();
     }
   tp_spin_done ();
   tp_spin_release (hand);
+  tp_spin_learn (budget - spins, taken);
   return taken;
 }
 
@@ -394,7 +399,7 @@ tprw_lock_user (pthread_rwlock_t *rwlock, bool reader, pid_t tid,
 						 &until, &until_clock);
       TP_STAT_INC (TP_STAT_USER_SLEEPS);
       err = __futex_abstimed_wait64 (word, v, until_clock, until, private);
-      if (err == 0)
+      if (err == 0 || err == EAGAIN)
 	bo.woken = true;
       if (err == ETIMEDOUT && handoff_sleep)
 	continue;

@@ -139,6 +139,44 @@ tp_spin_release (unsigned int *handoff)
   atomic_fetch_and_relaxed (handoff, ~TP_HANDOFF_SPINNER);
 }
 
+/* Spin rounds a free lock word must stay free before a spinner takes it
+   (S3 of the TP mutex): a running owner that locks again within them
+   keeps the lock on its core.  About half a microsecond.  */
+#define TP_SPIN_GRACE	32
+
+/* The calling thread's current spin budget (S4 of the TP mutex): the
+   tunable glibc.pthread.mutex_tp_spin_count at most, halved after every
+   spin that ended in sleeping anyway, down to twice the grace, and
+   raised again by spins that got the lock.  Thread-local, so learning
+   costs no shared cache line; 0 until the thread first spins.  */
+extern __thread int __pthread_tp_spin_budget attribute_hidden
+  attribute_tls_model_ie;
+
+static inline int
+tp_spin_budget (void)
+{
+  int max = __pthread_mutex_tp_config.spin_count;
+  int b = __pthread_tp_spin_budget;
+  return b <= 0 || b > max ? max : b;
+}
+
+/* A spin of ROUNDS rounds ended; TOOK: it got the lock.  */
+static inline void
+tp_spin_learn (int rounds, bool took)
+{
+  int max = __pthread_mutex_tp_config.spin_count;
+  int b = tp_spin_budget ();
+  if (took)
+    {
+      /* Leave room for twice the rounds this one needed.  */
+      int want = 2 * rounds + TP_SPIN_GRACE;
+      b = want > b ? (want < max ? want : max) : b;
+    }
+  else if (b / 2 >= 2 * TP_SPIN_GRACE)
+    b /= 2;
+  __pthread_tp_spin_budget = b;
+}
+
 /* A waiter's hand-off state across the iterations of its sleep loop.  */
 struct tp_handoff_wait
 {
