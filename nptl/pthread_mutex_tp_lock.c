@@ -25,6 +25,7 @@
 #include <tp-futex.h>
 #include <tp-spin.h>
 #include <tp-wait.h>
+#include <tp-core.h>
 #include <stap-probe.h>
 
 /* A mutex whose __kind has PTHREAD_MUTEX_THROUGHPUT_NP set (protocol
@@ -251,192 +252,14 @@ tp_lock_owned (pthread_mutex_t *mutex, int kind, pid_t tid)
     }
 }
 
-/* The requester timed out (ERR): withdraw the registration (H2) unless an
-   unlocker has granted the lock (H3), in which case we wait for the
-   transfer (U2) and own the mutex.  */
-static int
-tp_withdraw (pthread_mutex_t *mutex, pid_t tid, int private, int err)
-{
-  unsigned int *word = tp_word (mutex);
-  unsigned int *handoff = tp_handoff_word (mutex);
-
-  /* H2.  */
-  if (tp_handoff_replace (handoff, tid, 0))
-    return err;
-
-  /* I4: the grant is ours.  Acquire MO pairs with the release of U2.
-     If the grant was dropped as stale (I8), take the word when it is
-     free (T2).  */
-  for (;;)
-    {
-      unsigned int v = atomic_load_acquire (word);
-      if ((v & FUTEX_TID_MASK) == (unsigned int) tid)
-	break;
-      if ((v & FUTEX_TID_MASK) == 0
-	  && atomic_compare_exchange_weak_acquire (word, &v,
-						   tid | FUTEX_WAITERS))
-	{
-	  tp_handoff_clear (handoff, tid);
-	  return (v & FUTEX_OWNER_DIED) ? EOWNERDEAD : 0;
-	}
-      /* T3 before sleeping, as in tp_lock_user_sleep: if the grant was
-	 dropped, only an unlock that sees W (I2) will wake us when the
-	 word comes free.  */
-      tp_announce_and_wait (word, v, private);
-    }
-  tp_handoff_clear (handoff, tid);
-  return 0;
-}
-
-/* The user-space slow path, sleeping part.  */
-static int
-tp_lock_user_sleep (pthread_mutex_t *mutex, int kind, pid_t tid,
-		    clockid_t clockid, const struct __timespec64 *abstime)
-{
-  unsigned int *word = tp_word (mutex);
-  unsigned int *handoff = tp_handoff_word (mutex);
-  int private = tp_private (kind);
-  struct tp_handoff_wait hw;
-  struct tp_backoff bo;
-
-  int err = tp_check_abstime (abstime);
-  if (err != 0)
-    return err;
-  tp_handoff_wait_init (&hw, tp_handoff_enabled (kind),
-			__pthread_mutex_tp_config.handoff_us);
-  tp_backoff_init (&bo, &hw);
-
-  for (;;)
-    {
-      /* Acquire MO pairs with the release CAS of U2 (the grant).  */
-      unsigned int v = atomic_load_acquire (word);
-      if (hw.requester && (v & FUTEX_TID_MASK) == (unsigned int) tid)
-	{
-	  /* Granted (U2).  */
-	  tp_handoff_clear (handoff, tid);
-	  return 0;
-	}
-      if ((v & FUTEX_TID_MASK) == 0)
-	{
-	  /* T2.  Acquire MO pairs with U0/U1 of the previous owner.  */
-	  if (atomic_compare_exchange_weak_acquire (word, &v,
-						    tid | FUTEX_WAITERS))
-	    {
-	      if (hw.requester)
-		tp_handoff_clear (handoff, tid);
-	      return (v & FUTEX_OWNER_DIED) ? EOWNERDEAD : 0;
-	    }
-	  continue;
-	}
-
-      /* Woken by a release, but the lock is owned again: a running
-	 thread took it (G2).  Step back, unannounced, so that it keeps
-	 the lock on its core without a wake-up per release (B1).  */
-      bool self = (v & FUTEX_TID_MASK) == (unsigned int) tid;
-      if (!self && tp_backoff_due (&bo, &hw, handoff))
-	{
-	  err = tp_backoff_sleep (&bo, &hw, clockid, abstime);
-	  if (err != 0)
-	    return err;
-	  continue;
-	}
-
-      if ((v & FUTEX_WAITERS) == 0)
-	{
-	  /* T3.  Relaxed MO, see the design comment.  */
-	  if (!atomic_compare_exchange_weak_relaxed (word, &v,
-						     v | FUTEX_WAITERS))
-	    continue;
-	  v |= FUTEX_WAITERS;
-	}
-
-      /* Decide how long to sleep: H1 once past the threshold (I3), and
-	 until then no longer than that (I7).  A normal mutex relocked by
-	 its owner must not register (I3).  */
-      const struct __timespec64 *until = abstime;
-      clockid_t until_clock = clockid;
-      struct __timespec64 deadline_ts;
-      bool handoff_sleep = false;
-      if (!self)
-	handoff_sleep = tp_handoff_wait_plan (&hw, handoff, tid, clockid,
-					      abstime, &deadline_ts, &until,
-					      &until_clock);
-
-      TP_STAT_INC (TP_STAT_USER_SLEEPS);
-      err = __futex_abstimed_wait64 (word, v, until_clock, until, private);
-      if (err == 0 || err == EAGAIN)
-	/* A release woke us, or released the word between our look at it
-	   and the sleep (or a spurious wake-up: harmless).  */
-	bo.woken = true;
-      if (err == ETIMEDOUT && handoff_sleep)
-	continue;
-      if (err == ETIMEDOUT || err == EINVAL || err == EOVERFLOW)
-	return hw.requester ? tp_withdraw (mutex, tid, private, err) : err;
-      /* 0, EAGAIN, EINTR: look at the word again.  */
-    }
-}
-
-/* Spin on the word while that may pay (S1..S3 in the design comment).
-   Returns 0 or EOWNERDEAD with the word taken, or -1 to sleep.  */
-static int
-tp_lock_user_spin (pthread_mutex_t *mutex, int kind, pid_t tid)
-{
-  unsigned int *word = tp_word (mutex);
-  unsigned int *handoff = tp_handoff_word (mutex);
-  int budget = tp_spin_budget ();
-
-  /* S1: one spinner per lock (the spinner bit lives in the hand-off
-     word, which 32-bit robust mutexes do not have).  */
-  if (budget <= 0 || !tp_handoff_enabled (kind) || !tp_spin_claim (handoff))
-    return -1;
-  int spins = budget;
-
-  int result = -1;
-  unsigned int owner = atomic_load_relaxed (word) & FUTEX_TID_MASK;
-  int free_for = 0;
-  for (; spins > 0; --spins)
-    {
-      /* Read before CAS, so that spinning does not steal the cache line
-	 from the owner.  */
-      unsigned int v = atomic_load_relaxed (word);
-      unsigned int now_owner = v & FUTEX_TID_MASK;
-      if (now_owner == 0)
-	{
-	  /* S3: take a free word only once it has stayed free for
-	     TP_SPIN_GRACE rounds: an owner that locks again at once keeps
-	     the lock (and its cache line) on its core.  T1.  Acquire MO
-	     pairs with U0/U1 of the previous owner.  */
-	  if (++free_for >= TP_SPIN_GRACE
-	      && atomic_compare_exchange_weak_acquire
-		   (word, &v, tid | (v & FUTEX_WAITERS)))
-	    {
-	      result = (v & FUTEX_OWNER_DIED) ? EOWNERDEAD : 0;
-	      break;
-	    }
-	}
-      else if (free_for > 0 || (now_owner != owner && owner != 0))
-	/* S2: the lock was taken again, or changed hands, under us: the
-	   lock is busy where threads run; sleep instead of competing.  */
-	break;
-      else
-	owner = now_owner;
-      tp_spin_relax ();
-    }
-  tp_spin_done ();
-  tp_spin_release (handoff);
-  tp_spin_learn (budget - spins, result >= 0);
-  return result;
-}
-
-/* The user-space slow path: spin, then sleep.  */
+/* The user-space slow path: the TP core (tp-core.h).  */
 static int
 tp_lock_user (pthread_mutex_t *mutex, int kind, pid_t tid,
 	      clockid_t clockid, const struct __timespec64 *abstime)
 {
-  int r = tp_lock_user_spin (mutex, kind, tid);
-  if (r >= 0)
-    return r;
-  return tp_lock_user_sleep (mutex, kind, tid, clockid, abstime);
+  struct tp_lock_ref l;
+  tp_mutex_ref (&l, mutex, kind);
+  return tp_core_lock (&l, tid, clockid, abstime);
 }
 
 /* A normal mutex relocked by its owner, as reported by the kernel:

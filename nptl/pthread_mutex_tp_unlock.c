@@ -28,6 +28,7 @@
 #include <futex-internal.h>
 #include <tp-futex.h>
 #include <tp-wait.h>
+#include <tp-core.h>
 #include <stap-probe.h>
 
 /* See tp-wait.h.  Uses signal 0, which checks for existence only.  Only
@@ -43,42 +44,6 @@ __pthread_tp_thread_alive (pid_t tid, bool pshared)
     r = INTERNAL_SYSCALL_CALL (tkill, tid, 0);
   return !(INTERNAL_SYSCALL_ERROR_P (r)
 	   && INTERNAL_SYSCALL_ERRNO (r) == ESRCH);
-}
-
-/* User-space release of a word we own (or, for the normal and adaptive
-   types, that another thread owns) whose U0 failed.  */
-static void
-tp_release_user (pthread_mutex_t *mutex, int kind, int private)
-{
-  unsigned int *word = tp_word (mutex);
-  unsigned int v = atomic_load_relaxed (word);
-  if ((v & FUTEX_WAITERS) != 0 && tp_handoff_enabled (kind))
-    {
-      /* H5 and H3 (I4, I8).  */
-      unsigned int req
-	= tp_handoff_grant (tp_handoff_word (mutex),
-			    (kind & PTHREAD_MUTEX_PSHARED_BIT) != 0);
-      if (req != 0)
-	{
-	  /* U2.  Nobody else changes the TID bits while we own the word
-	     (I1); others may only add W, hence the loop.  Release MO pairs
-	     with the requester's acquire load of the word.  */
-	  unsigned int newv = (req & TP_HANDOFF_TID_MASK) | FUTEX_WAITERS;
-	  while (!atomic_compare_exchange_weak_release (word, &v, newv))
-	    ;
-	  TP_STAT_INC (TP_STAT_HANDOFFS);
-	  /* I5: make sure the requester is among the woken.  */
-	  futex_wake (word, INT_MAX, private);
-	  return;
-	}
-    }
-  /* U1.  Release MO pairs with T0/T1/T2 of the next owner.  */
-  v = atomic_exchange_release (word, 0);
-  if ((v & FUTEX_WAITERS) != 0)
-    {
-      TP_STAT_INC (TP_STAT_USER_WAKES);
-      futex_wake (word, 1, private);
-    }
 }
 
 /* U0 failed: waiters, hand-off, or the kernel path.  */
@@ -103,7 +68,9 @@ tp_release_slow (pthread_mutex_t *mutex, int kind)
 	 adaptive mutex unlocked by another thread).  Release it the
 	 user-space way.  */
     }
-  tp_release_user (mutex, kind, private);
+  struct tp_lock_ref l;
+  tp_mutex_ref (&l, mutex, kind);
+  tp_core_release (&l);
 }
 
 void
