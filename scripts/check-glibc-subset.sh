@@ -7,9 +7,10 @@
 # reruns (its previous output is removed first).  A test named in
 # XFAIL-LIST (one name per line, `#' comments, with the reason it fails)
 # that fails is recorded as XFAIL; one that passes as XPASS, so the list
-# cannot go stale.
+# cannot go stale.  A test named that has no result is an ERROR, as is
+# a run without any result.
 
-set -u
+set -eu
 objdir=$1 subdir=$2 mode=$3 tunables=$4 xfail_list=$5 results=$6 jobs=$7
 shift 7
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -65,10 +66,9 @@ awk -f "$top/scripts/mark-expected-failures.awk" "$xfail_list" "$sum" \
 rm -f "$sum"
 
 # Keep the output of every failed test: the next mode reruns it.
-grep '^\(FAIL\|XPASS\|ERROR\): ' "$results/$mode.sum" | while read -r _ name; do
+grep -E '^(FAIL|XPASS|ERROR|UNRESOLVED): ' "$results/$mode.sum" | while read -r _ name; do
   mkdir -p "$results/$mode-failed"
   for f in "$objdir/$name.out" "$objdir/$name.test-result"; do
-    [ -f "$f" ] && cp "$f" "$results/$mode-failed/"
+    if [ -f "$f" ]; then cp "$f" "$results/$mode-failed/"; fi
   done
 done
-exit 0

@@ -55,7 +55,7 @@ while read -r suite min _ kind; do
       else
         u++
     }
-    /^END: / { wall = $2 }
+    /^END: / { wall = $2 "s" }
     END {
       if (wall == "")
         wall = "-"
@@ -73,7 +73,7 @@ while read -r suite min _ kind; do
   elif [ "$results" -lt "$min" ]; then
     fail "$suite" "$results results, fewer than the $min of $manifest"
   fi
-  printf '%-22s %7d %7d %6d %6d %6ss\n' "$suite" "$pass" "$suite_fail" \
+  printf '%-22s %7d %7d %6d %6d %7s\n' "$suite" "$pass" "$suite_fail" \
     "$xfail" "$unsup" "$wall"
   total_pass=$((total_pass + pass))
   total_fail=$((total_fail + suite_fail))

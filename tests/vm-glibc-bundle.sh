@@ -36,7 +36,7 @@ user_only="tst-mutex-tp-kernel-user tst-rwlock-tp-kernel-user"
 timeoutfactor=3
 
 if [ "$1" = --list ]; then
-  echo $tests | tr ' ' '\n'
+  for t in $tests; do echo "$t"; done
   exit 0
 fi
 objdir=$1 out=$2
