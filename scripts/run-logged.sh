@@ -30,9 +30,11 @@ limit=
 echo "$label: started$limit, log in $log"
 : > "$log"
 
+# Its sleep outlives it by up to 30 seconds: without our output, which
+# would keep a pipe that reads it open until then.
 progress() {
   last=
-  while sleep 30; do
+  while sleep 30 > /dev/null 2>&1; do
     # glibc's make names each subdirectory it descends into as subdir=NAME.
     here=$(grep -o 'subdir=[A-Za-z0-9_.-]*' "$log" 2>/dev/null | tail -1 \
 	   | sed 's/subdir=//')
