@@ -21,6 +21,8 @@
 #                         end of its log and fails it, within seconds
 #   suite-exit-status     a suite that exits non-zero fails, even with
 #                         only PASS lines
+#   manifest              tests/check-manifest.txt is well formed and
+#                         names the suites the make files run, no more
 #   install-deps-noop     install-deps finds everything installed
 
 set -eu
@@ -147,3 +149,18 @@ install_deps_noop() {
   "$top/scripts/install-deps.sh" 2>&1 | grep -qx 'install-deps: all packages present'
 }
 check install-deps-noop install_deps_noop
+
+# Every `$(run-suite) NAME' of the make files has a line in the manifest
+# and every line of the manifest such a rule.
+# shellcheck disable=SC2016
+manifest_matches() {
+  awk '$1 !~ /^#/ && NF && !(NF == 4 && $2 ~ /^[0-9]+$/ && $3 ~ /^[1-9][0-9]*$/ \
+       && ($4 == "fork" || $4 == "glibc")) { print "bad line: " $0; bad = 1 }
+       END { exit bad }' "$top/tests/check-manifest.txt" \
+    && awk '$1 !~ /^#/ && NF { print $1 }' "$top/tests/check-manifest.txt" \
+       | sort > "$tmp/manifest.suites" \
+    && cat "$top/Makefile.in" "$top/tests/reliability.mk" "$top/cross/cross.mk" \
+       | sed -n 's/.*$(run-suite) \([a-z0-9-]*\).*/\1/p' | sort > "$tmp/rules.suites" \
+    && diff "$tmp/manifest.suites" "$tmp/rules.suites"
+}
+check manifest manifest_matches
