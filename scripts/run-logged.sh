@@ -3,9 +3,9 @@
 # Run COMMAND with its whole output in LOG, printing a progress line
 # every 30 seconds and, for glibc's make, the subdirectory it is in.
 # With --timeout, COMMAND and everything it started are stopped after
-# SECONDS (SIGTERM, then SIGKILL 30 seconds later) and the exit status
-# is 124.  On failure, show the last lines of LOG.  Otherwise exits with
-# COMMAND's status.
+# SECONDS (SIGTERM, then SIGKILL 30 seconds later).  On failure, a
+# timeout included, show the last lines of LOG.  Exits with COMMAND's
+# status, or 124 after a timeout.
 #
 # COMMAND runs under coreutils timeout (a duration of 0: no limit),
 # which gives it a process group of its own, so that a timeout reaches
@@ -15,7 +15,7 @@
 # COMMAND.  An interrupt or termination of this script is passed on to
 # that process group, which the terminal's Ctrl-C no longer reaches.
 
-set -u
+set -eu
 budget=0
 if [ "$1" = --timeout ]; then
   budget=$2
@@ -57,8 +57,8 @@ while :; do
   kill -0 "$command_pid" 2>/dev/null || break
 done
 trap - INT TERM HUP
-kill "$progress_pid" 2>/dev/null
-wait "$progress_pid" 2>/dev/null
+kill "$progress_pid" 2>/dev/null || true
+wait "$progress_pid" 2>/dev/null || true
 
 elapsed=$(( $(date +%s) - start ))
 # timeout exits 124, or 137 when SIGTERM was not enough.
