@@ -94,38 +94,43 @@ green=$tmp/green
 run_suite() {   # run_suite MANIFEST RESULTS SUITE COMMAND...
   "$top/scripts/run-suite.sh" "$1" "$2" "$tmp/logs" "$3" sh -c "$4"
 }
-run_suite "$manifest" "$green" alpha \
-  "printf 'PASS: alpha/1\nPASS: alpha/2\n' > '$green/alpha.sum'" > /dev/null
-run_suite "$manifest" "$green" beta \
-  "printf 'PASS: nptl/tst-a\nXFAIL: nptl/tst-b\nUNSUPPORTED: nptl/tst-c\nPASS: nptl/tst-d\n' > '$green/beta.sum'" \
-  > /dev/null
 summarize() {   # summarize RESULTS: the verdict, its output in RESULTS.log
   "$top/scripts/summarize-results.sh" "$manifest" "$1" > "$1.log" 2>&1
 }
 verdict_green() {
-  summarize "$green" && tail -n 1 "$green.log" | grep -qx '4 passed, 0 failed'
+  run_suite "$manifest" "$green" alpha \
+    "printf 'PASS: alpha/1\nPASS: alpha/2\n' > '$green/alpha.sum'" > /dev/null \
+  && run_suite "$manifest" "$green" beta \
+    "printf 'PASS: nptl/tst-a\nXFAIL: nptl/tst-b\nUNSUPPORTED: nptl/tst-c\nPASS: nptl/tst-d\n' > '$green/beta.sum'" \
+    > /dev/null \
+  && summarize "$green" && tail -n 1 "$green.log" | grep -qx '4 passed, 0 failed'
 }
 check verdict-green verdict_green
 
-# red NAME EDIT: a copy of the green results, edited by the shell
-# command EDIT (in that directory), must fail, naming the suite.
+# red NAME EDIT FAILURE: a copy of the green results, edited by the
+# shell command EDIT (in that directory), must fail with FAILURE (a
+# basic regular expression) in its list of failures.
 red() {
   cp -r "$green" "$tmp/$1"
   (cd "$tmp/$1" && eval "$2")
-  ! summarize "$tmp/$1" && grep -q "^  $3: " "$tmp/$1.log" \
+  ! summarize "$tmp/$1" && grep -q "^  $3" "$tmp/$1.log" \
     && tail -n 1 "$tmp/$1.log" | grep -q ' passed, [1-9][0-9]* failed$'
 }
-check verdict-missing red missing 'rm beta.sum' beta
-check verdict-short red short "sed -i '/^PASS: nptl.tst-d/d' beta.sum" beta
-check verdict-cut red cut "sed -i '\$d' alpha.sum" alpha
+check verdict-missing red missing 'rm beta.sum' 'beta: no results'
+check verdict-short red short "sed -i '/^PASS: nptl.tst-d/d' beta.sum" \
+  'beta: 3 results, fewer than the 4 of'
+check verdict-cut red cut "sed -i '\$d' alpha.sum" 'alpha: incomplete results'
 for kind in FAIL XPASS ERROR UNRESOLVED; do
-  check "verdict-$kind" red "$kind" "sed -i 's/^PASS: nptl.tst-d/$kind: nptl\/tst-d/' beta.sum" beta
+  check "verdict-$kind" red "$kind" \
+    "sed -i 's/^PASS: nptl.tst-d/$kind: nptl\/tst-d/' beta.sum" "beta: $kind: nptl/tst-d$"
 done
 check verdict-unsupported-fork-test red unsupported-fork-test \
-  "sed -i 's/^PASS: nptl.tst-d/UNSUPPORTED: nptl\/tst-rwlock-pf-basic/' beta.sum" beta
+  "sed -i 's/^PASS: nptl.tst-d/UNSUPPORTED: nptl\/tst-rwlock-pf-basic/' beta.sum" \
+  'beta: UNSUPPORTED: nptl/tst-rwlock-pf-basic (the fork'
 check verdict-unsupported-fork-suite red unsupported-fork-suite \
-  "sed -i 's/^PASS: alpha.2/UNSUPPORTED: alpha\/2/' alpha.sum" alpha
-check verdict-unlisted red unlisted 'cp alpha.sum gamma.sum' gamma
+  "sed -i 's/^PASS: alpha.2/UNSUPPORTED: alpha\/2/' alpha.sum" \
+  'alpha: UNSUPPORTED: alpha/2 (the fork'
+check verdict-unlisted red unlisted 'cp alpha.sum gamma.sum' 'gamma: .* is not a suite of'
 
 # A suite that hangs, allowed one second: stopped, failed, its log shown.
 suite_timeout() {
