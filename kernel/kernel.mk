@@ -1,8 +1,8 @@
 # kernel/kernel.mk - TPF kernel harness, included by the top-level Makefile.
 #
 # Uses, defined by the includer: srcdir (absolute repository path), BUILD
-# (absolute build directory), NPROC (jobs), and from upstream.conf
-# LINUX_TARBALL, LINUX_TARBALL_SHA256, LINUX_TOPDIR.
+# (absolute build directory), NPROC (jobs), PYTHON3 (configure's python3),
+# and from upstream.conf LINUX_TARBALL, LINUX_TARBALL_SHA256, LINUX_TOPDIR.
 #
 # Targets:
 #   kernel                 tree in $(BUILD)/linux (git, series as commits,
@@ -23,6 +23,8 @@
 #                   arguments: wrap those in a script), run by init after
 #                   the selftests; each counts as the test "extra/NAME" by
 #                   its exit status (NAME = basename)
+#   VM_CHECK_RUN    a command that vm-check's run in the VM runs under
+#                   (the includer's time limit and result check)
 
 KERNEL_SRC       := $(srcdir)/kernel
 KERNEL_SCRIPTS   := $(KERNEL_SRC)/scripts
@@ -39,6 +41,7 @@ VM_TIMEOUT       ?= 900
 VM_TEST_TIMEOUT  ?= 240
 VM_EXTRA_DIRS    ?=
 VM_EXTRA_TESTS   ?=
+VM_CHECK_RUN     ?=
 # Host compiler for the static test programs (not the includer's $(CC),
 # which may point at the glibc under test).
 KERNEL_HOSTCC    ?= gcc
@@ -89,16 +92,16 @@ vm-check: kernel-checkpatch $(KERNEL_VMDIR)/tests.list
 	@TPF_VM_TIMEOUT=$(VM_TEST_TIMEOUT) $(KERNEL_SCRIPTS)/mkinitramfs.sh \
 		'$(KERNEL_VMDIR)/check.cpio.gz' '$(KERNEL_SRC)/vm/init' \
 		'$(KERNEL_VMDIR)/tests.list' '$(KERNEL_VMDIR)/tests' $(VM_EXTRA_DIRS)
-	@$(KERNEL_SCRIPTS)/run-vm.sh '$(KERNEL_IMAGE)' \
+	@$(VM_CHECK_RUN) $(KERNEL_SCRIPTS)/run-vm.sh '$(KERNEL_IMAGE)' \
 		'$(KERNEL_VMDIR)/check.cpio.gz' '$(KERNEL_VMDIR)/tests.list' \
 		'$(BUILD)/results/vm-check.log' '$(BUILD)/results/vm-check.sum' \
 		'$(VM_TIMEOUT)'; rc=$$?; \
-	python3 $(KERNEL_SCRIPTS)/lock-figures.py '$(BUILD)/results/vm-check.log' || true; \
+	$(PYTHON3) $(KERNEL_SCRIPTS)/lock-figures.py '$(BUILD)/results/vm-check.log' || true; \
 	exit $$rc
 
 # The range lock and psrwlock figures of the last vm-check.
 kernel-lock-figures:
-	@python3 $(KERNEL_SCRIPTS)/lock-figures.py '$(BUILD)/results/vm-check.log'
+	@$(PYTHON3) $(KERNEL_SCRIPTS)/lock-figures.py '$(BUILD)/results/vm-check.log'
 
 $(KERNEL_VMDIR)/bench/futex-bench: $(KERNEL_SRC)/bench/futex-bench.c
 	@mkdir -p $(dir $@)
@@ -114,7 +117,7 @@ kernel-bench: kernel $(KERNEL_VMDIR)/bench/futex-bench
 		'$(KERNEL_VMDIR)/bench.cpio.gz' '$(KERNEL_VMDIR)/bench.list' \
 		'$(BUILD)/bench/kernel-bench.log' '$(BUILD)/bench/kernel-bench.sum' \
 		'$(VM_TIMEOUT)'
-	@python3 $(KERNEL_SCRIPTS)/bench-report.py '$(BUILD)/bench/kernel-bench.log' \
+	@$(PYTHON3) $(KERNEL_SCRIPTS)/bench-report.py '$(BUILD)/bench/kernel-bench.log' \
 		'$(BUILD)/bench/kernel-futex.json'
 
 kernel-patch-queue: kernel-tree

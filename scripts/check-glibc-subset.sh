@@ -1,16 +1,18 @@
 #!/bin/sh
-# Usage: scripts/check-glibc-subset.sh OBJDIR SUBDIR MODE TUNABLES XFAIL-LIST RESULTS JOBS [TEST...]
+# Usage: scripts/check-glibc-subset.sh OBJDIR SUBDIR MODE TUNABLES XFAIL-LISTS RESULTS JOBS [TEST...]
 #
 # Run glibc's tests of SUBDIR (e.g. nptl) in OBJDIR with GLIBC_TUNABLES set
 # to TUNABLES (empty: glibc's defaults) and write RESULTS/MODE.sum: all of
 # them (`make subdirs=SUBDIR check'), or only the TESTs named.  Every test
-# reruns (its previous output is removed first).  A test named in
-# XFAIL-LIST (one name per line, `#' comments, with the reason it fails)
+# reruns (its previous output is removed first).  A test named in one
+# of the XFAIL-LISTS (files separated by spaces; in each one name per
+# line, `#' comments, with the reason it fails)
 # that fails is recorded as XFAIL; one that passes as XPASS, so the list
-# cannot go stale.
+# cannot go stale.  A test named that has no result is an ERROR, as is
+# a run without any result.
 
-set -u
-objdir=$1 subdir=$2 mode=$3 tunables=$4 xfail_list=$5 results=$6 jobs=$7
+set -eu
+objdir=$1 subdir=$2 mode=$3 tunables=$4 xfail_lists=$5 results=$6 jobs=$7
 shift 7
 top=$(cd "$(dirname "$0")/.." && pwd)
 log=$(dirname "$objdir")/logs/check-$mode.log
@@ -60,15 +62,15 @@ if [ ! -s "$sum" ]; then
   rm -f "$sum"
   exit 1
 fi
-awk -f "$top/scripts/mark-expected-failures.awk" "$xfail_list" "$sum" \
+# shellcheck disable=SC2086
+awk -f "$top/scripts/mark-expected-failures.awk" $xfail_lists "$sum" \
   > "$results/$mode.sum"
 rm -f "$sum"
 
 # Keep the output of every failed test: the next mode reruns it.
-grep '^\(FAIL\|XPASS\|ERROR\): ' "$results/$mode.sum" | while read -r _ name; do
+grep -E '^(FAIL|XPASS|ERROR|UNRESOLVED): ' "$results/$mode.sum" | while read -r _ name; do
   mkdir -p "$results/$mode-failed"
   for f in "$objdir/$name.out" "$objdir/$name.test-result"; do
-    [ -f "$f" ] && cp "$f" "$results/$mode-failed/"
+    if [ -f "$f" ]; then cp "$f" "$results/$mode-failed/"; fi
   done
 done
-exit 0

@@ -1,10 +1,10 @@
-# Rewrite a glibc tests.sum (lines `RESULT: NAME') against a list of
+# Rewrite a glibc tests.sum (lines `RESULT: NAME') against lists of
 # expected failures: a listed test that fails becomes XFAIL, one that
 # passes XPASS (the list has gone stale); everything else is unchanged.
-# Usage: awk -f mark-expected-failures.awk XFAIL-LIST tests.sum
-# XFAIL-LIST has one test name per line; `#' starts a comment.
+# Usage: awk -f mark-expected-failures.awk XFAIL-LIST... tests.sum
+# An XFAIL-LIST has one test name per line; `#' starts a comment.
 
-FNR == NR {
+FILENAME != ARGV[ARGC - 1] {
   sub (/#.*/, "")
   if ($1 != "")
     expected[$1] = 1

@@ -1,5 +1,5 @@
 # tests/reliability.mk -- included from Makefile.in: the reliability
-# suites of issue 8 that run on the fork's libc in user space.
+# suites that run on the fork's libc in user space.
 #
 #   check-valgrind  the TP mutex and phase-fair rwlock tests and the
 #                   tpf-stress program under memcheck, helgrind and drd
@@ -30,13 +30,6 @@ SOAK_SECONDS := 3600
 SOAK_THREADS := 24
 APP_BENCH_REPEAT := 3
 
-# The fork's tests that check-valgrind runs (the list and the reasons
-# for what is left out are in tests/valgrind/run-valgrind.sh).  check-nptl
-# builds them; in CHECK_SUITES it comes first.  Run on its own,
-# check-valgrind builds those still missing with glibc's make.
-VALGRIND_TESTS := $(addprefix $(OBJ)/nptl/, \
-  $(shell $(srcdir)/tests/valgrind/run-valgrind.sh --list))
-
 .PHONY: check-valgrind check-soak check-app soak app-bench \
 	reliability-programs valgrind-tests
 
@@ -50,32 +43,24 @@ $(TPF_LOCKPROBE): $(srcdir)/tests/app/tpf-lockprobe.c
 
 reliability-programs: $(TPF_STRESS) $(TPF_LOCKPROBE)
 
+# The fork's tests that check-valgrind runs (the list and the reasons
+# for what is left out are in tests/valgrind/run-valgrind.sh).
 valgrind-tests: glibc
-	@missing=; for t in $(VALGRIND_TESTS); do \
-	  [ -x $$t ] || missing="$$missing $$t"; done; \
-	if [ -n "$$missing" ]; then \
-	  $(run-logged) $(LOGS)/valgrind-tests-build.log \
-	    "valgrind: building the tests" \
-	    $(MAKE) -r -C $$($(srcdir)/scripts/glibc-srcdir.sh $(OBJ))/nptl \
-	      ..=../ objdir=$(OBJ) subdir=nptl MAKEINFO=: $$missing; \
-	fi
+	@$(call build-nptl-tests,valgrind,$$($(srcdir)/tests/valgrind/run-valgrind.sh --list))
 
 check-valgrind: valgrind-tests $(TPF_STRESS)
-	@mkdir -p $(RESULTS)
 	@echo "check valgrind: memcheck, helgrind, drd; about 2 minutes"
-	@$(srcdir)/tests/valgrind/run-valgrind.sh $(OBJ) $(TPF_STRESS) \
-	  $(RESULTS)/valgrind.sum $(LOGS)/valgrind
+	@$(run-suite) valgrind $(srcdir)/tests/valgrind/run-valgrind.sh \
+	  $(OBJ) $(TPF_STRESS) $(RESULTS)/valgrind.sum $(LOGS)/valgrind
 
 check-soak: glibc $(TPF_STRESS)
-	@mkdir -p $(RESULTS)
-	@$(srcdir)/tests/soak/run-soak.sh $(OBJ) $(TPF_STRESS) \
+	@$(run-suite) soak $(srcdir)/tests/soak/run-soak.sh $(OBJ) $(TPF_STRESS) \
 	  $(SOAK_CHECK_SECONDS) $(SOAK_THREADS) $(RESULTS)/soak.sum \
 	  $(LOGS)/soak.log
 
 check-app: glibc $(TPF_LOCKPROBE)
-	@mkdir -p $(RESULTS)
-	@PYTHON3=$(PYTHON3) $(srcdir)/tests/app/run-app.sh check $(OBJ) \
-	  $(TPF_LOCKPROBE) $(RESULTS)/app.sum $(BUILD)/app-check
+	@PYTHON3=$(PYTHON3) $(run-suite) app $(srcdir)/tests/app/run-app.sh check \
+	  $(OBJ) $(TPF_LOCKPROBE) $(RESULTS)/app.sum $(BUILD)/app-check
 
 soak: glibc $(TPF_STRESS)
 	@mkdir -p $(BUILD)/soak

@@ -4,21 +4,41 @@
 #
 #   assemble-clash        an overlay file with an upstream path stops assembly
 #   assemble-incremental  reassembly copies only changed overlay files
-#   expected-failures     FAIL/PASS of a listed test become XFAIL/XPASS
-#   summarize-pass        summarize-results counts and exits 0 when all pass
-#   summarize-fail        summarize-results exits 1 on FAIL and on XPASS
+#   expected-failures     FAIL/PASS of a test in one of the lists become
+#                         XFAIL/XPASS
+#   verdict-green         complete results of every suite of a manifest
+#                         pass, XFAIL and UNSUPPORTED not counted as passed
+#   verdict-missing       a suite without results fails the verdict
+#   verdict-short         so does one with fewer results than its floor,
+#   verdict-cut           one without its END line (cut short),
+#   verdict-FAIL, verdict-XPASS, verdict-ERROR, verdict-UNRESOLVED
+#                         one with such a line,
+#   verdict-unsupported-fork-test
+#                         UNSUPPORTED for a fork test in a glibc suite,
+#   verdict-unsupported-fork-suite
+#                         UNSUPPORTED in one of the fork's suites,
+#   verdict-unlisted      and a results file the manifest does not list
+#   suite-timeout         run-suite stops a suite that hangs, shows the
+#                         end of its log and fails it, within seconds
+#   suite-exit-status     a suite that exits non-zero fails, even with
+#                         only PASS lines
+#   manifest              tests/check-manifest.txt is well formed and
+#                         names the suites the make files run, no more
 #   install-deps-noop     install-deps finds everything installed
 
-set -u
+set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 sum=$1
 : > "$sum"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-result() {   # result NAME STATUS
-  if [ "$2" -eq 0 ]; then r=PASS; else r=FAIL; fi
-  echo "$r: scripts/$1" | tee -a "$sum"
+# check NAME COMMAND...: the test NAME passes when COMMAND succeeds.
+check() {
+  name=$1
+  shift
+  if "$@"; then r=PASS; else r=FAIL; fi
+  echo "$r: scripts/$name" | tee -a "$sum"
 }
 
 # A scratch project: the real scripts, series and pins, its own overlay,
@@ -26,60 +46,130 @@ result() {   # result NAME STATUS
 fake=$tmp/project
 mkdir -p "$fake/nptl"
 cp -r "$top/scripts" "$top/patches" "$top/upstream.conf" "$fake/"
-git -c advice.detachedHead=false clone -q --shared "$top/build/src" "$fake/src" 2>/dev/null \
-  && git -C "$fake/src" fetch -q --tags origin 2>/dev/null
+if git -c advice.detachedHead=false clone -q --shared "$top/build/src" \
+     "$fake/src" 2>/dev/null; then
+  git -C "$fake/src" fetch -q --tags origin 2>/dev/null || true
+fi
 echo 'int tpf_scratch;' > "$fake/nptl/tpf-scratch.c"
+assemble() {   # assemble LOG: assemble the scratch project
+  "$fake/scripts/assemble-glibc.sh" "$fake/src" > "$tmp/$1" 2>&1
+}
 
-# assemble-clash
-cp "$fake/nptl/tpf-scratch.c" "$fake/nptl/pthread_mutex_lock.c"
-"$fake/scripts/assemble-glibc.sh" "$fake/src" > "$tmp/clash.log" 2>&1
-status=$?
-grep -q 'overwrite upstream files.*nptl/pthread_mutex_lock.c' "$tmp/clash.log"
-found=$?
-git -C "$fake/src" diff --quiet HEAD -- nptl/pthread_mutex_lock.c 2>/dev/null
-untouched=$?
-[ "$status" -ne 0 ] && [ "$found" -eq 0 ] && [ "$untouched" -eq 0 ]
-result assemble-clash $?
+assemble_clash() {
+  cp "$fake/nptl/tpf-scratch.c" "$fake/nptl/pthread_mutex_lock.c"
+  ! assemble clash.log \
+    && grep -q 'overwrite upstream files.*nptl/pthread_mutex_lock.c' "$tmp/clash.log" \
+    && git -C "$fake/src" diff --quiet HEAD -- nptl/pthread_mutex_lock.c
+}
+check assemble-clash assemble_clash
 rm "$fake/nptl/pthread_mutex_lock.c"
 
-# assemble-incremental
-ok=1
-"$fake/scripts/assemble-glibc.sh" "$fake/src" > "$tmp/a1.log" 2>&1 || ok=0
-cmp -s "$fake/nptl/tpf-scratch.c" "$fake/src/nptl/tpf-scratch.c" || ok=0
-"$fake/scripts/assemble-glibc.sh" "$fake/src" > "$tmp/a2.log" 2>&1 || ok=0
-grep -q ', 0 updated' "$tmp/a2.log" || ok=0
-echo 'int tpf_scratch = 1;' > "$fake/nptl/tpf-scratch.c"
-"$fake/scripts/assemble-glibc.sh" "$fake/src" > "$tmp/a3.log" 2>&1 || ok=0
-grep -q ', 1 updated' "$tmp/a3.log" || ok=0
-rm "$fake/nptl/tpf-scratch.c"
-"$fake/scripts/assemble-glibc.sh" "$fake/src" > "$tmp/a4.log" 2>&1 || ok=0
-[ ! -e "$fake/src/nptl/tpf-scratch.c" ] || ok=0
-[ "$ok" -eq 1 ]
-result assemble-incremental $?
+assemble_incremental() {
+  assemble a1.log && cmp -s "$fake/nptl/tpf-scratch.c" "$fake/src/nptl/tpf-scratch.c" \
+    && assemble a2.log && grep -q ', 0 updated' "$tmp/a2.log" \
+    && echo 'int tpf_scratch = 1;' > "$fake/nptl/tpf-scratch.c" \
+    && assemble a3.log && grep -q ', 1 updated' "$tmp/a3.log" \
+    && rm "$fake/nptl/tpf-scratch.c" \
+    && assemble a4.log && [ ! -e "$fake/src/nptl/tpf-scratch.c" ]
+}
+check assemble-incremental assemble_incremental
 
-# expected-failures
-printf 'nptl/tst-a # reason\nnptl/tst-b\n' > "$tmp/xfail"
-printf 'FAIL: nptl/tst-a\nPASS: nptl/tst-b\nFAIL: nptl/tst-c\nUNSUPPORTED: nptl/tst-d\n' > "$tmp/in.sum"
-awk -f "$top/scripts/mark-expected-failures.awk" "$tmp/xfail" "$tmp/in.sum" > "$tmp/out.sum"
-printf 'XFAIL: nptl/tst-a\nXPASS: nptl/tst-b\nFAIL: nptl/tst-c\nUNSUPPORTED: nptl/tst-d\n' | cmp -s - "$tmp/out.sum"
-result expected-failures $?
+expected_failures() {
+  printf '# none\n' > "$tmp/xfail0"
+  printf 'nptl/tst-a # reason\n' > "$tmp/xfail1"
+  printf 'nptl/tst-b\n' > "$tmp/xfail2"
+  printf 'FAIL: nptl/tst-a\nPASS: nptl/tst-b\nFAIL: nptl/tst-c\nUNSUPPORTED: nptl/tst-d\n' > "$tmp/in.sum"
+  awk -f "$top/scripts/mark-expected-failures.awk" "$tmp/xfail0" "$tmp/xfail1" \
+    "$tmp/xfail2" "$tmp/in.sum" > "$tmp/out.sum"
+  printf 'XFAIL: nptl/tst-a\nXPASS: nptl/tst-b\nFAIL: nptl/tst-c\nUNSUPPORTED: nptl/tst-d\n' \
+    | cmp -s - "$tmp/out.sum"
+}
+check expected-failures expected_failures
 
-# summarize-pass
-mkdir "$tmp/r1"
-printf 'PASS: a\nPASS: b\nXFAIL: c\nUNSUPPORTED: d\n' > "$tmp/r1/x.sum"
-"$top/scripts/summarize-results.sh" "$tmp/r1" > "$tmp/s1.log" 2>&1 \
-  && tail -n 1 "$tmp/s1.log" | grep -qx '3 passed, 0 failed'
-result summarize-pass $?
+# The verdict.  A manifest of two suites, one of the fork's own and one
+# of glibc's tests, and their complete results, written by run-suite.
+manifest=$tmp/manifest
+printf '# SUITE MIN BUDGET KIND\nalpha 2 60 fork\nbeta 4 60 glibc\n' > "$manifest"
+green=$tmp/green
+run_suite() {   # run_suite MANIFEST RESULTS SUITE COMMAND...
+  "$top/scripts/run-suite.sh" "$1" "$2" "$tmp/logs" "$3" sh -c "$4"
+}
+summarize() {   # summarize RESULTS: the verdict, its output in RESULTS.log
+  "$top/scripts/summarize-results.sh" "$manifest" "$1" > "$1.log" 2>&1
+}
+verdict_green() {
+  run_suite "$manifest" "$green" alpha \
+    "printf 'PASS: alpha/1\nPASS: alpha/2\n' > '$green/alpha.sum'" > /dev/null \
+  && run_suite "$manifest" "$green" beta \
+    "printf 'PASS: nptl/tst-a\nXFAIL: nptl/tst-b\nUNSUPPORTED: nptl/tst-c\nPASS: nptl/tst-d\n' > '$green/beta.sum'" \
+    > /dev/null \
+  && summarize "$green" && tail -n 1 "$green.log" | grep -qx '4 passed, 0 failed'
+}
+check verdict-green verdict_green
 
-# summarize-fail
-mkdir "$tmp/r2" "$tmp/r3"
-printf 'PASS: a\nFAIL: b\n' > "$tmp/r2/x.sum"
-printf 'PASS: a\nXPASS: b\n' > "$tmp/r3/x.sum"
-! "$top/scripts/summarize-results.sh" "$tmp/r2" > "$tmp/s2.log" 2>&1 \
-  && tail -n 1 "$tmp/s2.log" | grep -qx '1 passed, 1 failed' \
-  && ! "$top/scripts/summarize-results.sh" "$tmp/r3" > /dev/null 2>&1
-result summarize-fail $?
+# red NAME EDIT FAILURE: a copy of the green results, edited by the
+# shell command EDIT (in that directory), must fail with FAILURE (a
+# basic regular expression) in its list of failures.
+red() {
+  cp -r "$green" "$tmp/$1"
+  (cd "$tmp/$1" && eval "$2")
+  ! summarize "$tmp/$1" && grep -q "^  $3" "$tmp/$1.log" \
+    && tail -n 1 "$tmp/$1.log" | grep -q ' passed, [1-9][0-9]* failed$'
+}
+check verdict-missing red missing 'rm beta.sum' 'beta: no results'
+check verdict-short red short "sed -i '/^PASS: nptl.tst-d/d' beta.sum" \
+  'beta: 3 results, fewer than the 4 of'
+check verdict-cut red cut "sed -i '\$d' alpha.sum" 'alpha: incomplete results'
+for kind in FAIL XPASS ERROR UNRESOLVED; do
+  check "verdict-$kind" red "$kind" \
+    "sed -i 's/^PASS: nptl.tst-d/$kind: nptl\/tst-d/' beta.sum" "beta: $kind: nptl/tst-d$"
+done
+check verdict-unsupported-fork-test red unsupported-fork-test \
+  "sed -i 's/^PASS: nptl.tst-d/UNSUPPORTED: nptl\/tst-rwlock-pf-basic/' beta.sum" \
+  'beta: UNSUPPORTED: nptl/tst-rwlock-pf-basic (the fork'
+check verdict-unsupported-fork-suite red unsupported-fork-suite \
+  "sed -i 's/^PASS: alpha.2/UNSUPPORTED: alpha\/2/' alpha.sum" \
+  'alpha: UNSUPPORTED: alpha/2 (the fork'
+check verdict-unlisted red unlisted 'cp alpha.sum gamma.sum' 'gamma: .* is not a suite of'
 
-# install-deps-noop
-"$top/scripts/install-deps.sh" 2>&1 | grep -qx 'install-deps: all packages present'
-result install-deps-noop $?
+# A suite that hangs, allowed one second: stopped, failed, its log shown.
+suite_timeout() {
+  printf 'gamma 1 1 fork\n' > "$tmp/manifest-gamma"
+  start=$(date +%s)
+  ! run_suite "$tmp/manifest-gamma" "$tmp/hang" gamma \
+      "echo 'PASS: gamma/1' > '$tmp/hang/gamma.sum'; echo last words; sleep 60" \
+      > "$tmp/hang.out" 2>&1 \
+    && [ $(( $(date +%s) - start )) -lt 10 ] \
+    && grep -q 'TIMED OUT' "$tmp/hang.out" && grep -qx 'last words' "$tmp/hang.out" \
+    && grep -q '^FAIL: gamma: timed out' "$tmp/hang/gamma.sum" \
+    && ! grep -q '^PASS' "$tmp/hang/gamma.sum" \
+    && ! "$top/scripts/summarize-results.sh" "$tmp/manifest-gamma" "$tmp/hang" > /dev/null
+}
+check suite-timeout suite_timeout
+
+suite_exit_status() {
+  ! run_suite "$manifest" "$tmp/exit" alpha \
+      "printf 'PASS: alpha/1\nPASS: alpha/2\n' > '$tmp/exit/alpha.sum'; exit 3" > /dev/null 2>&1 \
+    && grep -q '^ERROR: alpha: exit status 3' "$tmp/exit/alpha.sum"
+}
+check suite-exit-status suite_exit_status
+
+install_deps_noop() {
+  "$top/scripts/install-deps.sh" 2>&1 | grep -qx 'install-deps: all packages present'
+}
+check install-deps-noop install_deps_noop
+
+# Every `$(run-suite) NAME' of the make files has a line in the manifest
+# and every line of the manifest such a rule.
+# shellcheck disable=SC2016
+manifest_matches() {
+  awk '$1 !~ /^#/ && NF && !(NF == 4 && $2 ~ /^[0-9]+$/ && $3 ~ /^[1-9][0-9]*$/ \
+       && ($4 == "fork" || $4 == "glibc")) { print "bad line: " $0; bad = 1 }
+       END { exit bad }' "$top/tests/check-manifest.txt" \
+    && awk '$1 !~ /^#/ && NF { print $1 }' "$top/tests/check-manifest.txt" \
+       | sort > "$tmp/manifest.suites" \
+    && cat "$top/Makefile.in" "$top/tests/reliability.mk" "$top/cross/cross.mk" \
+       | sed -n 's/.*$(run-suite) \([a-z0-9-]*\).*/\1/p' | sort > "$tmp/rules.suites" \
+    && diff "$tmp/manifest.suites" "$tmp/rules.suites"
+}
+check manifest manifest_matches

@@ -1,5 +1,6 @@
 #!/bin/sh
 # Usage: tests/vm-glibc-bundle.sh OBJDIR OUTDIR
+#        tests/vm-glibc-bundle.sh --list
 #
 # Put the fork's dynamic loader, libc and TP mutex and rwlock tests into
 # OUTDIR/glibc for the test VM's initramfs (kernel.mk's VM_EXTRA_DIRS), with one
@@ -11,10 +12,10 @@
 # and their -user forms fail unless the kernel has the TP operations
 # (for the rwlock: the shared ones); they then check through the
 # slow-path counters which path really served the lock.
-# Prints the wrappers' paths inside the VM, one per line.
+# Prints the wrappers' paths inside the VM, one per line.  With --list,
+# prints the names of the tests it needs, one per line.
 
 set -eu
-objdir=$1 out=$2
 tests="tst-mutex-tp-basic tst-mutex-tp-contend tst-mutex-tp-timed
        tst-mutex-tp-cond tst-mutex-tp-robust tst-mutex-tp-pshared
        tst-mutex-tp-starve tst-mutex-tp-kernel tst-mutex-tp-kernel-user
@@ -34,6 +35,12 @@ user_only="tst-mutex-tp-kernel-user tst-rwlock-tp-kernel-user"
 # (VM_TEST_TIMEOUT) stays above the scaled ones.
 timeoutfactor=3
 
+if [ "$1" = --list ]; then
+  for t in $tests; do echo "$t"; done
+  exit 0
+fi
+objdir=$1 out=$2
+
 rm -rf "$out/glibc"
 mkdir -p "$out/glibc/run"
 cp "$objdir/elf/ld.so" "$out/glibc/ld-linux-x86-64.so.2"
@@ -41,7 +48,7 @@ cp "$objdir/libc.so.6" "$out/glibc/"
 # Thread exit and cancellation unwind through libgcc_s.
 cp "$(gcc -print-file-name=libgcc_s.so.1)" "$out/glibc/"
 for t in $tests; do
-  [ -x "$objdir/nptl/$t" ] || { echo "vm-glibc-bundle: $objdir/nptl/$t missing: run make check-nptl first" >&2; exit 1; }
+  [ -x "$objdir/nptl/$t" ] || { echo "vm-glibc-bundle: $objdir/nptl/$t missing" >&2; exit 1; }
   cp "$objdir/nptl/$t" "$out/glibc/"
   paths="kernel user"
   case " $kernel_only " in *" $t "*) paths=kernel ;; esac
