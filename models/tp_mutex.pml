@@ -24,7 +24,20 @@
      only hide lost wake-ups, see README).  A user timeout (abstime) is a
      nondeterministic give-up of a blocked FUTEX_WAIT, for the threads
      selected by TIMED_MASK.
-   - Spinning: NSPIN failed load/CAS attempts (T1), then sleep.
+   - Spinning: NSPIN failed load/CAS attempts (T1), then sleep.  The
+     spinner bit (S1), the grace (S3) and the budget (S4) only decide
+     when a spinner stops trying, which NSPIN and the interleavings
+     already cover.
+   - Back-off (B1, B2): a waiter that was woken, or whose FUTEX_WAIT
+     found the word changed, and that finds the word owned by another
+     thread, goes round the loop once more without announcing itself
+     (tp_backoff_sleep: a timed sleep on no lock word, so a delay
+     without effects), provided hand-off is on, it is not the requester
+     and nobody is registered.  At most once per lock call: further
+     back-offs are the same step again.  NO_BACKOFF leaves it out: the
+     3-thread liveness check needs that to stay within pan's depth bound
+     (with it, 2*10^8 states at depth 4*10^6 and still going); back-off
+     is in the safety, death and 2-thread liveness checks.
    - Not modelled: robust mutexes and owner death (OD bit, K, H5 for dead
      requesters), recursive/errorcheck relock, the kernel path, the
      bookkeeping fields (__owner, __count, __nusers).
@@ -121,6 +134,8 @@ proctype thread (byte me)
   byte spins;
   byte round = 0;
   bool requester;
+  bool woken;     /* the last FUTEX_WAIT woke or found the word changed */
+  bool backed;    /* this lock call has backed off */
 
 next_round:
   if
@@ -165,8 +180,10 @@ next_round:
   :: else -> break
   od;
 
-  /* tp_lock_user_sleep.  */
+  /* tp_core_sleep.  */
   requester = 0;
+  woken = 0;
+  backed = 0;
 sleep_loop:
   v = word;                                     /* acquire load */
   if
@@ -190,6 +207,14 @@ sleep_loop:
        goto acquired
   :: else -> skip
   fi;
+#ifndef NO_BACKOFF
+  /* B1, B2: step back once, unannounced (tp_backoff_due).  */
+  if
+  :: HANDOFF && woken && !backed && !requester && ho == 0 && TID (v) != me ->
+       woken = 0; backed = 1; goto sleep_loop
+  :: else -> skip
+  fi;
+#endif
 #ifndef BROKEN_T3_NOW
   if
   :: (v & WBIT) == 0 ->
@@ -211,10 +236,12 @@ sleep_loop:
        fi
   :: else -> skip
   fi;
-  /* __futex_abstimed_wait64 (word, v, ...).  */
-  FUTEX_WAIT_OR (v, sleep_loop);
+  /* __futex_abstimed_wait64 (word, v, ...); EAGAIN counts as woken.  */
+  atomic {
+    if :: word == v -> blocked[me] = 1 :: else -> woken = 1; goto sleep_loop fi
+  };
   if
-  :: !blocked[me]                               /* woken */
+  :: !blocked[me] -> woken = 1                  /* woken */
   :: atomic { HANDOFF && !requester && blocked[me] && ho == 0 ->
               blocked[me] = 0 }    /* handoff_sleep deadline:
                                                    continue */
