@@ -26,11 +26,13 @@ result() {   # result NAME STATUS
 
 valid_json() {   # valid_json FILE: FILE passes glibc's benchout schema
   "$python" "$srcdir/benchtests/scripts/validate_benchout.py" "$1" \
-    "$srcdir/benchtests/scripts/benchout.schema.json" > "$tmp/validate.log" 2>&1 \
+    "$srcdir/benchtests/scripts/benchout.schema.json" \
+    > "$tmp/validate.log" 2>&1 \
     && grep -q 'is valid' "$tmp/validate.log"
 }
 
-kinds=$("$objdir/testrun.sh" "$bench" --list | awk '$1 != "busted" { print $1 }')
+kinds=$("$objdir/testrun.sh" "$bench" --list \
+	| awk '$1 != "busted" { print $1 }')
 
 for kind in $kinds; do
   "$objdir/testrun.sh" "$bench" --kinds "$kind" --threads 1,4 \
