@@ -113,12 +113,16 @@
 
      lock_contention           per kind and workload: throughput
 			       (operations per second, all threads),
-			       min-throughput, max-throughput, timings;
-			       stdev (of the per-round throughputs);
-			       duration (ns, wall clock, all rounds),
-			       iterations (operations, all rounds), mean
-			       (ns per operation, duration / iterations),
-			       wall-sec (duration in seconds).
+			       min, max, timings; the medians over the
+			       rounds of the slowest and the fastest
+			       thread's operations per second
+			       (min-throughput, max-throughput) and of
+			       the standard deviation of the threads'
+			       (stdev); duration (ns, wall clock, all
+			       rounds), iterations (operations, all
+			       rounds), mean (ns per operation, duration /
+			       iterations), wall-sec (duration in
+			       seconds).
      lock_contention_fairness  per kind and workload: mean, min, max,
 			       timings of the operations of the busiest
 			       thread divided by those of the idlest (a
