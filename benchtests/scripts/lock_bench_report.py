@@ -425,6 +425,8 @@ def write_plot(cells, configs, plot_kinds, path):
             ax.set_xticks(threads_all)
             ax.set_xticklabels([str(t) for t in threads_all])
             ax.set_yscale('log')
+            ax.yaxis.set_major_locator(
+                ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
             ax.yaxis.set_major_formatter(
                 ticker.FuncFormatter(lambda v, _pos: '%g' % v))
             ax.yaxis.set_minor_formatter(ticker.NullFormatter())
