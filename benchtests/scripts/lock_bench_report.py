@@ -393,11 +393,13 @@ def write_plot(cells, configs, plot_kinds, path):
     threads_all = sorted({c.threads for c in with_ratio})
     outsides = sorted({c.outside for c in with_ratio})
     styles = ['-', '--', ':', '-.']
+    spare = []
     for row, kind in enumerate(wanted):
         for col in range(ncols):
             ax = axes[row][col]
             if col >= len(reads[kind]):
-                ax.set_visible(False)
+                ax.axis('off')
+                spare.append(ax)
                 continue
             read = reads[kind][col]
             mine = [c for c in with_ratio if c.kind == kind and c.read == read]
@@ -437,13 +439,23 @@ def write_plot(cells, configs, plot_kinds, path):
             ax.set_title(title, fontsize='medium')
             ax.set_xlabel('threads')
             ax.set_ylabel('throughput ratio (log)')
-            ax.legend(fontsize='x-small', loc='best')
+    # One legend for all panels (the workloads are the same), in a spare
+    # panel if there is one, else below them.
+    handles, labels = max((ax.get_legend_handles_labels()
+                           for ax in axes.flat),
+                          key=lambda hl: len(hl[1]))
     suptitle = ('Throughput ratio to the baseline\nmedian and min..max of '
                 'the per-round ratios')
     if configs:
         suptitle += '\n' + '; '.join(configs)
     fig.suptitle(suptitle, fontsize='medium')
-    fig.tight_layout()
+    if spare:
+        spare[0].legend(handles, labels, loc='center', fontsize='small')
+        fig.tight_layout()
+    else:
+        fig.legend(handles, labels, loc='lower center', ncol=3,
+                   fontsize='small')
+        fig.tight_layout(rect=(0, 0.12, 1, 1))
     try:
         fig.savefig(path, dpi=100)
     except OSError as e:
