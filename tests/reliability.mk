@@ -17,7 +17,7 @@
 #                   memcaslap on the fork's libc without and with
 #                   APP_BENCH_TUNABLES, in APP_BENCH_REPEAT (5)
 #                   interleaved rounds (tests/app/app_bench.py), about
-#                   6 minutes; build/bench/app-bench.{txt,json}.
+#                   3.5 minutes; build/bench/app-bench.{txt,json}.
 # The programs of our own (tpf-stress, tpf-lockprobe.so) are built with
 # the host compiler against Debian's headers: to the fork's libc they are
 # ordinary unmodified binaries, which is the tunables' use case.
