@@ -20,7 +20,7 @@
    ==================
 
    Every lock kind of KINDS[] below runs the same loop in N threads for a
-   fixed wall-clock time:
+   fixed wall-clock time (a "run"):
 
      take the lock          (timed: the wait of this operation)
      critical section       (INSIDE iterations of spin_work)
@@ -29,24 +29,53 @@
 
    INSIDE is the "load latency" and OUTSIDE the "lock latency" of the
    perf-bench futex microbenchmarks, both counted in iterations of a loop
-   the compiler cannot remove.  The critical-section presets are
-   short = 0, medium = L and long = 10 * L iterations, where L is
-   --load-latency (default 100); OUTSIDE is --lock-latency (default 100)
-   for every preset.  For a reader/writer lock each operation is a read
-   with probability --read-pct percent (default 50), else a write.
+   the compiler cannot remove (about 0.5-2 ns each on the 2-core project
+   machine, where one filler call of glibc's bench-pthread-mutex-locks
+   costs about 40 of them).  The critical-section presets are short = 0,
+   medium = L and long = 10 * L iterations, where L is --load-latency
+   (default 100); OUTSIDE takes each value of --lock-latency (default
+   0, 1000 and 5000: none, and about the 32 and 128 filler calls of
+   bench-pthread-mutex-locks).  For a reader/writer lock each operation
+   is a read with probability R percent, for each R of --read-pct
+   (default 100, 90 and 50), else a write.
 
-   The threads start together at a barrier and stop when the main thread
-   raises a flag after --duration seconds (default 0.5).  The sweep is
-   kinds x threads {1,2,4,8} x critical sections {short,medium,long}.
+   A workload is one combination of thread count, critical section,
+   lock latency and, for rwlocks, read percentage; the default sweep
+   is threads {1,2,3,4,8,16} x the three critical sections x the three
+   lock latencies (x the three read percentages for rwlocks).
+
+   The machines this runs on are shared and their figures move by 2x
+   from one second to the next, so no figure comes from a single run.
+   The kinds of one family (mutexes, or rwlocks) that share a workload
+   form a group, which is measured on its own:
+
+     warm-up   one run of --warmup seconds (default 0.05) of every kind,
+	       not recorded: thread stacks, caches and page tables are
+	       warm before the first recorded run;
+     rounds    --repeat rounds (default 5) of one --duration run
+	       (default 0.2 s) of every kind.  Round r runs the kinds in
+	       the order rotated by r, so that no kind always runs first
+	       or right after a particular other one.
+
+   The kinds of a group thus take turns within a few seconds, and a
+   figure of one kind is comparable with the same figure of another kind
+   from the same round: lock_bench_report.py divides the throughputs of
+   the same round, and reports the median and the extremes of these
+   ratios.  Every figure below is reported as the median over the
+   rounds, with its minimum, maximum and per-round values.
 
    Per run we keep, per thread: operation counts, a log-bucket histogram
    of the wait (clock_gettime (CLOCK_MONOTONIC) before and after the lock
-   call; reads and writes apart) and the voluntary context switches
-   (getrusage (RUSAGE_THREAD)), which stand in for futex sleeps.  The
-   histograms are fixed-size, so the memory does not grow with the number
-   of operations, and are merged after the threads have been joined.
-   The second clock_gettime call runs while the lock is held and so
-   lengthens every critical section by its cost (tens of ns);
+   call; reads and writes apart), the voluntary context switches
+   (getrusage (RUSAGE_THREAD)), which stand in for futex sleeps, and for
+   the TP kinds the change of the slow-path counters of
+   __pthread_mutex_tp_stats across the thread's measured loop.  Those
+   counters are the calling thread's own (no shared cache line on the
+   lock paths); the run's figure is the sum over its threads.  The
+   histograms are fixed-size, so the memory does not grow with the
+   number of operations, and are merged after the threads have been
+   joined.  The second clock_gettime call runs while the lock is held and
+   so lengthens every critical section by its cost (tens of ns);
    --no-wait-timing leaves both calls out, for throughput without that
    probe effect, and then no wait statistics are reported.
 
@@ -57,7 +86,8 @@
    and its bitwise complement.  A writer (every mutex operation) reads the
    counter, does the critical-section work, then stores counter + 1 and
    its complement.  A reader checks that the pair is consistent and does
-   not change during its critical section.  At the end of each run:
+   not change during its critical section.  At the end of each run,
+   warm-up runs included:
 
      I1. counter == sum over threads of write operations;
      I2. check == ~counter;
@@ -73,51 +103,70 @@
    ======
 
    glibc's benchout format (benchtests/scripts/benchout.schema.json).  The
-   schema allows only a fixed set of properties per variant, so the run
-   parameters live in the variant name, "<kind>-t<threads>-<cs>", and the
-   measurements are spread over five functions:
+   schema allows only a fixed set of properties per variant, so the
+   workload lives in the variant name, "<kind>-t<threads>-<cs>-o<lock
+   latency>" with "-r<read percentage>" appended for rwlocks, and the
+   measurements are spread over several functions.  In each variant,
+   "timings" lists the figure's value in every round, in round order (the
+   same order for every kind of a group), the central field (throughput,
+   latency or mean) holds their median, and min and max their extremes:
 
-     lock_contention           per run: duration (ns, wall clock),
-			       iterations (operations, all threads), mean
-			       (ns per operation, duration / iterations),
-			       wall-sec, throughput (operations per second),
-			       min-throughput and max-throughput (slowest
-			       and fastest thread, operations per second),
-			       stdev (of the per-thread operations per
-			       second) and timings (operations of each
-			       thread, in thread order).
-     lock_contention_wait      per run and statistic, variant
+     lock_contention           per kind and workload: throughput
+			       (operations per second, all threads),
+			       min, max, timings; the medians over the
+			       rounds of the slowest and the fastest
+			       thread's operations per second
+			       (min-throughput, max-throughput) and of
+			       the standard deviation of the threads'
+			       (stdev); duration (ns, wall clock, all
+			       rounds), iterations (operations, all
+			       rounds), mean (ns per operation, duration /
+			       iterations), wall-sec (duration in
+			       seconds).
+     lock_contention_fairness  per kind and workload: mean, min, max,
+			       timings of the operations of the busiest
+			       thread divided by those of the idlest (a
+			       thread that made none counts as one);
+			       duration and iterations as above.
+     lock_contention_wait      per kind, workload and statistic, variant
 			       "<run>,<class>=<stat>" with class wait (all
 			       operations), rd-wait or wr-wait (rwlocks
-			       only) and stat p50, p99, p99.9 or max:
-			       latency (ns), iterations (operations in
-			       that class), duration (their total wait,
-			       ns).
-     lock_contention_ctxsw     per run: mean (voluntary context switches
-			       per operation), min and max (the same for
-			       the least and most switching thread),
-			       duration and iterations as above.
+			       only) and stat p50, p99, p99.9 or max (the
+			       worst wait of a round): latency (ns), min,
+			       max, timings; iterations (operations in
+			       that class, all rounds), duration (their
+			       total wait, ns).
+     lock_contention_ctxsw     per kind and workload: mean, min, max,
+			       timings of the voluntary context switches
+			       per operation; duration and iterations as
+			       above.
      lock_contention_slowpath  for kinds that count slow-path events
-			       (the TP mutex), per run and event,
-			       variant "<run>,<event>" with event
-			       lock-syscalls (FUTEX_LOCK or FUTEX_WAIT),
+			       (the TP mutex and TP rwlock), per kind,
+			       workload and event, variant
+			       "<run>,<event>" with event lock-syscalls
+			       (FUTEX_LOCK or FUTEX_WAIT),
 			       unlock-syscalls (FUTEX_UNLOCK or
-			       FUTEX_WAKE), handoffs, or kernel-path (1 if
-			       the kernel's TP operations served it):
-			       iterations (the count) and mean (per
-			       operation).
+			       FUTEX_WAKE) or handoffs: mean, min, max,
+			       timings of the events per operation,
+			       iterations (events, all rounds), duration;
+			       and kernel-path: iterations and mean 1 if
+			       the kernel's TP operations served the
+			       lock, else 0.
      lock_contention_config    one variant naming the parameters,
-			       "load-latency=L,lock-latency=O,read-pct=R",
-			       with ",wait-timing=off" appended (and no
+			       "load-latency=L,rounds=N,warmup=S", with
+			       ",wait-timing=off" appended (and no
 			       lock_contention_wait variants) under
 			       --no-wait-timing: duration (requested run
-			       time, ns) and iterations (number of runs).
+			       time, ns) and iterations (number of
+			       recorded runs).
 
    By default the program prints a complete document; --fragment prints
    only the functions, which is what the benchtests "bench" target splices
    into its bench.out.  Building with -DLOCK_CONTENTION_FRAGMENT makes the
    fragment the default, for that target, which runs the program without
-   arguments.  */
+   arguments.  Progress goes to standard error: a line per group, with
+   the median throughput of every kind, the time spent and an estimate
+   of the time left.  */
 
 #ifndef _GNU_SOURCE
 # define _GNU_SOURCE
@@ -185,13 +234,23 @@ struct lock_ops
   int (*unlock) (union bench_lock *);
 };
 
-/* Slow-path events of a run, for kinds that count them (the TP mutex):
-   system calls on the lock and unlock sides, and ownership hand-offs.  */
+/* Slow-path events, for kinds that count them (the TP mutex and TP
+   rwlock): system calls on the lock and unlock sides, and ownership
+   hand-offs.  */
+enum slow_event
+  {
+    SLOW_LOCK_SYSCALLS,
+    SLOW_UNLOCK_SYSCALLS,
+    SLOW_HANDOFFS,
+    SLOW_EVENTS
+  };
+
+static const char *const slow_event_names[SLOW_EVENTS] =
+  { "lock-syscalls", "unlock-syscalls", "handoffs" };
+
 struct slowpath
 {
-  uint64_t lock_syscalls;
-  uint64_t unlock_syscalls;
-  uint64_t handoffs;
+  uint64_t count[SLOW_EVENTS];
   bool kernel_path;
 };
 
@@ -205,7 +264,7 @@ struct lock_kind
   int param2;
   /* Left out of the default sweep: selected by --kinds only.  */
   bool control;
-  /* Reads the process-wide slow-path counters, or NULL.  */
+  /* Reads the calling thread's slow-path counters, or NULL.  */
   void (*slowpath) (struct slowpath *);
 };
 
@@ -313,9 +372,11 @@ tp_slowpath (struct slowpath *s)
 {
   unsigned long int c[TP_STAT_COUNT];
   __pthread_mutex_tp_stats (c, TP_STAT_COUNT);
-  s->lock_syscalls = c[TP_STAT_KERNEL_LOCKS] + c[TP_STAT_USER_SLEEPS];
-  s->unlock_syscalls = c[TP_STAT_KERNEL_UNLOCKS] + c[TP_STAT_USER_WAKES];
-  s->handoffs = c[TP_STAT_HANDOFFS];
+  s->count[SLOW_LOCK_SYSCALLS] = (c[TP_STAT_KERNEL_LOCKS]
+				  + c[TP_STAT_USER_SLEEPS]);
+  s->count[SLOW_UNLOCK_SYSCALLS] = (c[TP_STAT_KERNEL_UNLOCKS]
+				    + c[TP_STAT_USER_WAKES]);
+  s->count[SLOW_HANDOFFS] = c[TP_STAT_HANDOFFS];
   s->kernel_path = c[TP_STAT_KERNEL_MODE] != 0;
 }
 #endif
@@ -460,7 +521,9 @@ hist_quantile (const struct hist *h, double q)
 }
 
 
-/* Shared state of one run.  */
+
+
+/* Workloads, runs and their shared state.  */
 
 /* The data the lock protects; see the invariant at the top.  Its own
    cache line, so that waiters polling the lock word do not slow down
@@ -474,12 +537,24 @@ struct protected_data
 static _Alignas (CACHE_LINE) union bench_lock the_lock;
 static struct protected_data data;
 
+/* Everything about a run but the lock kind.  */
+struct workload
+{
+  unsigned int threads;
+  enum cs_preset cs;
+  /* Iterations of spin_work inside and outside the lock.  */
+  unsigned int inside;
+  unsigned int outside;
+  /* The family of the kinds that run it.  For rwlocks, the percentage of
+     operations that read (unused for mutexes).  */
+  bool rwlock;
+  unsigned int read_pct;
+};
+
 struct run_config
 {
   const struct lock_kind *kind;
-  unsigned int threads;
-  unsigned int inside;
-  unsigned int outside;
+  const struct workload *wl;
   /* Whether to time each lock call (see --no-wait-timing).  */
   bool time_waits;
   /* An rwlock operation is a read if a 32-bit random number is below
@@ -506,6 +581,9 @@ struct worker
   /* The first failing lock or unlock call, if any.  */
   int lock_error;
   long nvcsw;
+  /* The slow-path events of this thread's measured loop, for kinds that
+     count them.  */
+  struct slowpath slow;
   struct timespec start;
   struct timespec end;
   struct hist rd_wait;
@@ -598,9 +676,9 @@ one_op (struct worker *w, const struct lock_ops *ops, bool read)
       return false;
     }
   if (read)
-    read_section (w, cfg->inside);
+    read_section (w, cfg->wl->inside);
   else
-    write_section (w, cfg->inside);
+    write_section (w, cfg->wl->inside);
   err = ops->unlock (&the_lock);
   if (err != 0)
     {
@@ -623,7 +701,7 @@ one_op (struct worker *w, const struct lock_ops *ops, bool read)
 	hist_add (&w->wr_wait, wait);
       w->writes++;
     }
-  spin_work (cfg->outside);
+  spin_work (cfg->wl->outside);
   return true;
 }
 
@@ -632,11 +710,18 @@ worker_main (void *arg)
 {
   struct worker *w = arg;
   struct run_config *cfg = w->cfg;
-  const struct lock_ops *ops = cfg->kind->ops;
+  const struct lock_kind *kind = cfg->kind;
+  const struct lock_ops *ops = kind->ops;
   bool rw = ops->rdlock != NULL;
   struct rusage ru0, ru1;
+  struct slowpath slow0;
 
   pthread_barrier_wait (&cfg->barrier);
+  /* The counters are read in this thread: they are the thread's own
+     (with counters kept per process, each thread's difference also
+     holds the other threads' events of the same time).  */
+  if (kind->slowpath != NULL)
+    kind->slowpath (&slow0);
   getrusage (RUSAGE_THREAD, &ru0);
   clock_gettime (CLOCK_MONOTONIC, &w->start);
 
@@ -650,6 +735,12 @@ worker_main (void *arg)
   clock_gettime (CLOCK_MONOTONIC, &w->end);
   getrusage (RUSAGE_THREAD, &ru1);
   w->nvcsw = ru1.ru_nvcsw - ru0.ru_nvcsw;
+  if (kind->slowpath != NULL)
+    {
+      kind->slowpath (&w->slow);
+      for (unsigned int e = 0; e < SLOW_EVENTS; e++)
+	w->slow.count[e] -= slow0.count[e];
+    }
   return NULL;
 }
 
@@ -667,56 +758,65 @@ enum wait_class
 static const char *const wait_class_names[WAIT_CLASSES] =
   { "wait", "rd-wait", "wr-wait" };
 
+/* The statistics of a wait class, as quantiles of its histogram: the
+   quantile 1 is the largest wait (see hist_quantile).  */
+enum wait_stat
+  {
+    STAT_P50,
+    STAT_P99,
+    STAT_P999,
+    STAT_MAX,
+    WAIT_STATS
+  };
+
+static const char *const wait_stat_names[WAIT_STATS] =
+  { "p50", "p99", "p99.9", "max" };
+static const double wait_stat_quantiles[WAIT_STATS] =
+  { 0.50, 0.99, 0.999, 1.0 };
+
 struct wait_stats
 {
   uint64_t count;
   uint64_t sum;
-  uint64_t p50;
-  uint64_t p99;
-  uint64_t p999;
-  uint64_t max;
+  uint64_t stat[WAIT_STATS];
 };
 
+/* The results of one run.  */
 struct result
 {
-  const struct lock_kind *kind;
-  unsigned int threads;
-  enum cs_preset cs;
-  bool timed;
   uint64_t elapsed_ns;
   uint64_t ops;
-  uint64_t *thread_ops;
   uint64_t thread_ops_min;
   uint64_t thread_ops_max;
+  /* Population standard deviation of the per-thread operations.  */
   double thread_ops_stdev;
   uint64_t nvcsw;
-  double csw_per_op_min;
-  double csw_per_op_max;
   struct wait_stats wait[WAIT_CLASSES];
-  /* Valid if kind->slowpath: the events of this run.  */
+  /* Valid if the kind counts slow-path events: the sum over the
+     threads.  */
   struct slowpath slow;
 };
 
-static void
-wait_stats_from (struct wait_stats *s, const struct hist *h)
+/* A lock kind on a workload: its runs, one per round.  */
+struct cell
 {
-  s->count = h->count;
-  s->sum = h->sum;
-  s->p50 = hist_quantile (h, 0.50);
-  s->p99 = hist_quantile (h, 0.99);
-  s->p999 = hist_quantile (h, 0.999);
-  s->max = h->max;
-}
+  const struct lock_kind *kind;
+  const struct workload *wl;
+  unsigned int rounds;
+  struct result *round;
+};
 
 static void
-run_name (char *buf, size_t len, const struct result *r)
+run_name (char *buf, size_t len, const struct cell *c)
 {
-  snprintf (buf, len, "%s-t%u-%s", r->kind->name, r->threads,
-	    cs_names[r->cs]);
+  int n = snprintf (buf, len, "%s-t%u-%s-o%u", c->kind->name, c->wl->threads,
+		    cs_names[c->wl->cs], c->wl->outside);
+  if (c->wl->rwlock && n >= 0 && (size_t) n < len)
+    snprintf (buf + n, len - n, "-r%u", c->wl->read_pct);
 }
 
 
-/* Running one configuration.  */
+/* Running one workload.  */
 
 static void
 fatal_errno (const char *what, int err)
@@ -739,16 +839,25 @@ sleep_seconds (double s)
   while (err == EINTR);
 }
 
+static double
+seconds_since (const struct timespec *t0)
+{
+  struct timespec now;
+
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  return (double) ts_diff_ns (t0, &now) / 1e9;
+}
+
 /* Checks I1-I3 and the lock calls; exits with status 1 on failure.  */
 static void
-check_invariant (const struct result *r, const struct worker *w)
+check_invariant (const struct cell *c, const struct worker *w)
 {
   char name[NAME_MAX_LEN];
   uint64_t writes = 0, bad = 0;
   bool ok = true;
 
-  run_name (name, sizeof name, r);
-  for (unsigned int i = 0; i < r->threads; i++)
+  run_name (name, sizeof name, c);
+  for (unsigned int i = 0; i < c->wl->threads; i++)
     {
       if (w[i].lock_error != 0)
 	{
@@ -783,7 +892,7 @@ check_invariant (const struct result *r, const struct worker *w)
 }
 
 static void
-summarize (struct result *r, const struct worker *w)
+summarize (struct result *r, unsigned int threads, const struct worker *w)
 {
   struct timespec first = w[0].start, last = w[0].end;
   struct hist *merged = calloc (WAIT_CLASSES, sizeof (struct hist));
@@ -791,49 +900,44 @@ summarize (struct result *r, const struct worker *w)
 
   if (merged == NULL)
     fatal_errno ("calloc", ENOMEM);
-  r->thread_ops = calloc (r->threads, sizeof (uint64_t));
-  if (r->thread_ops == NULL)
-    fatal_errno ("calloc", ENOMEM);
-
-  r->ops = 0;
-  r->nvcsw = 0;
+  memset (r, 0, sizeof *r);
   r->thread_ops_min = UINT64_MAX;
-  r->thread_ops_max = 0;
-  r->csw_per_op_min = INFINITY;
-  r->csw_per_op_max = 0;
-  for (unsigned int i = 0; i < r->threads; i++)
+  r->slow.kernel_path = w[0].slow.kernel_path;
+  for (unsigned int i = 0; i < threads; i++)
     {
       uint64_t ops = w[i].reads + w[i].writes;
-      double csw = ops > 0 ? (double) w[i].nvcsw / (double) ops : 0;
 
       if (ts_diff_ns (&w[i].start, &first) > 0)
 	first = w[i].start;
       if (ts_diff_ns (&last, &w[i].end) > 0)
 	last = w[i].end;
-      r->thread_ops[i] = ops;
       r->ops += ops;
       r->nvcsw += w[i].nvcsw;
       if (ops < r->thread_ops_min)
 	r->thread_ops_min = ops;
       if (ops > r->thread_ops_max)
 	r->thread_ops_max = ops;
-      if (csw < r->csw_per_op_min)
-	r->csw_per_op_min = csw;
-      if (csw > r->csw_per_op_max)
-	r->csw_per_op_max = csw;
       sum += (double) ops;
       sumsq += (double) ops * (double) ops;
+      for (unsigned int e = 0; e < SLOW_EVENTS; e++)
+	r->slow.count[e] += w[i].slow.count[e];
       hist_merge (&merged[WAIT_RD], &w[i].rd_wait);
       hist_merge (&merged[WAIT_WR], &w[i].wr_wait);
     }
   hist_merge (&merged[WAIT_ALL], &merged[WAIT_RD]);
   hist_merge (&merged[WAIT_ALL], &merged[WAIT_WR]);
   for (unsigned int c = 0; c < WAIT_CLASSES; c++)
-    wait_stats_from (&r->wait[c], &merged[c]);
+    {
+      r->wait[c].count = merged[c].count;
+      r->wait[c].sum = merged[c].sum;
+      for (unsigned int s = 0; s < WAIT_STATS; s++)
+	r->wait[c].stat[s] = hist_quantile (&merged[c],
+					    wait_stat_quantiles[s]);
+    }
   free (merged);
 
   /* Population standard deviation: the threads are all there is.  */
-  double n = r->threads;
+  double n = threads;
   double var = sumsq / n - (sum / n) * (sum / n);
   r->thread_ops_stdev = var > 0 ? sqrt (var) : 0;
 
@@ -841,21 +945,22 @@ summarize (struct result *r, const struct worker *w)
   r->elapsed_ns = elapsed > 0 ? elapsed : 1;
 }
 
+/* Runs kind C->kind on workload C->wl for DURATION seconds, checks the
+   invariant and stores the results in R.  */
 static void
-run_one (struct result *r, double duration, unsigned int inside,
-	 unsigned int outside, unsigned int read_pct)
+run_one (const struct cell *c, struct result *r, double duration,
+	 bool time_waits)
 {
+  unsigned int threads = c->wl->threads;
   struct run_config cfg;
   struct worker *w;
-  size_t wsize = r->threads * sizeof (struct worker);
+  size_t wsize = threads * sizeof (struct worker);
   int err;
 
-  cfg.kind = r->kind;
-  cfg.threads = r->threads;
-  cfg.inside = inside;
-  cfg.outside = outside;
-  cfg.time_waits = r->timed;
-  cfg.read_threshold = ((uint64_t) read_pct << 32) / 100;
+  cfg.kind = c->kind;
+  cfg.wl = c->wl;
+  cfg.time_waits = time_waits;
+  cfg.read_threshold = ((uint64_t) c->wl->read_pct << 32) / 100;
   atomic_init (&cfg.stop, 0);
 
   w = aligned_alloc (CACHE_LINE, wsize);
@@ -863,16 +968,16 @@ run_one (struct result *r, double duration, unsigned int inside,
     fatal_errno ("aligned_alloc", ENOMEM);
   memset (w, 0, wsize);
 
-  err = r->kind->ops->init (&the_lock, r->kind);
+  err = c->kind->ops->init (&the_lock, c->kind);
   if (err != 0)
-    fatal_errno (r->kind->name, err);
+    fatal_errno (c->kind->name, err);
   data.counter = 0;
   data.check = ~(uint64_t) 0;
 
-  err = pthread_barrier_init (&cfg.barrier, NULL, r->threads + 1);
+  err = pthread_barrier_init (&cfg.barrier, NULL, threads + 1);
   if (err != 0)
     fatal_errno ("pthread_barrier_init", err);
-  for (unsigned int i = 0; i < r->threads; i++)
+  for (unsigned int i = 0; i < threads; i++)
     {
       w[i].cfg = &cfg;
       /* Any nonzero seed works for xorshift; distinct per thread.  */
@@ -882,78 +987,279 @@ run_one (struct result *r, double duration, unsigned int inside,
 	fatal_errno ("pthread_create", err);
     }
 
-  struct slowpath before, after;
-  if (r->kind->slowpath != NULL)
-    r->kind->slowpath (&before);
   pthread_barrier_wait (&cfg.barrier);
   sleep_seconds (duration);
   atomic_store_explicit (&cfg.stop, 1, memory_order_relaxed);
-  for (unsigned int i = 0; i < r->threads; i++)
+  for (unsigned int i = 0; i < threads; i++)
     {
       err = pthread_join (w[i].thread, NULL);
       if (err != 0)
 	fatal_errno ("pthread_join", err);
     }
-  if (r->kind->slowpath != NULL)
-    {
-      r->kind->slowpath (&after);
-      r->slow.lock_syscalls = after.lock_syscalls - before.lock_syscalls;
-      r->slow.unlock_syscalls = after.unlock_syscalls - before.unlock_syscalls;
-      r->slow.handoffs = after.handoffs - before.handoffs;
-      r->slow.kernel_path = after.kernel_path;
-    }
   pthread_barrier_destroy (&cfg.barrier);
 
-  summarize (r, w);
-  check_invariant (r, w);
-  err = r->kind->ops->destroy (&the_lock);
+  summarize (r, threads, w);
+  check_invariant (c, w);
+  err = c->kind->ops->destroy (&the_lock);
   if (err != 0)
     fatal_errno ("destroying the lock", err);
   free (w);
 }
 
 
+/* Figures: one number per run, summarized over the rounds.  */
+
+/* A figure of run R; ARG selects one where a function computes several
+   (a wait class and statistic, a slow-path event).  */
+typedef double figure_fn (const struct result *r, unsigned int arg);
+
+static double
+per_second (const struct result *r, uint64_t count)
+{
+  return (double) count * 1e9 / (double) r->elapsed_ns;
+}
+
+static double
+per_op (const struct result *r, uint64_t count)
+{
+  return r->ops > 0 ? (double) count / (double) r->ops : 0;
+}
+
+static double
+fig_throughput (const struct result *r, unsigned int arg)
+{
+  (void) arg;
+  return per_second (r, r->ops);
+}
+
+static double
+fig_slowest_thread (const struct result *r, unsigned int arg)
+{
+  (void) arg;
+  return per_second (r, r->thread_ops_min);
+}
+
+static double
+fig_fastest_thread (const struct result *r, unsigned int arg)
+{
+  (void) arg;
+  return per_second (r, r->thread_ops_max);
+}
+
+static double
+fig_thread_stdev (const struct result *r, unsigned int arg)
+{
+  (void) arg;
+  return r->thread_ops_stdev * 1e9 / (double) r->elapsed_ns;
+}
+
+/* Operations of the busiest thread per operation of the idlest; a
+   starved thread counts as one operation, which keeps the figure
+   finite (JSON has no infinity) and still huge.  */
+static double
+fig_fairness (const struct result *r, unsigned int arg)
+{
+  (void) arg;
+  return ((double) r->thread_ops_max
+	  / (double) (r->thread_ops_min > 0 ? r->thread_ops_min : 1));
+}
+
+static double
+fig_ctxsw (const struct result *r, unsigned int arg)
+{
+  (void) arg;
+  return per_op (r, r->nvcsw);
+}
+
+/* ARG is class * WAIT_STATS + statistic.  */
+static double
+fig_wait (const struct result *r, unsigned int arg)
+{
+  return r->wait[arg / WAIT_STATS].stat[arg % WAIT_STATS];
+}
+
+/* ARG is the slow-path event.  */
+static double
+fig_slowpath (const struct result *r, unsigned int arg)
+{
+  return per_op (r, r->slow.count[arg]);
+}
+
+/* The median and the extremes of a figure over the rounds.  */
+struct spread
+{
+  double median;
+  double min;
+  double max;
+};
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* Stores figure F (ARG) of every round of C into VALUES (C->rounds
+   elements) and returns their spread.  */
+static struct spread
+cell_spread (const struct cell *c, figure_fn *f, unsigned int arg,
+	     double *values)
+{
+  unsigned int n = c->rounds;
+  double sorted[n];
+  struct spread s;
+
+  for (unsigned int i = 0; i < n; i++)
+    sorted[i] = values[i] = f (&c->round[i], arg);
+  qsort (sorted, n, sizeof sorted[0], compare_doubles);
+  s.median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  s.min = sorted[0];
+  s.max = sorted[n - 1];
+  return s;
+}
+
+static double
+cell_median (const struct cell *c, figure_fn *f, unsigned int arg)
+{
+  double values[c->rounds];
+  return cell_spread (c, f, arg, values).median;
+}
+
+/* Totals over the rounds of C.  */
+static uint64_t
+cell_elapsed_ns (const struct cell *c)
+{
+  uint64_t sum = 0;
+  for (unsigned int i = 0; i < c->rounds; i++)
+    sum += c->round[i].elapsed_ns;
+  return sum;
+}
+
+static uint64_t
+cell_ops (const struct cell *c)
+{
+  uint64_t sum = 0;
+  for (unsigned int i = 0; i < c->rounds; i++)
+    sum += c->round[i].ops;
+  return sum;
+}
+
+
 /* JSON output.  */
 
+/* Writes figure F (ARG) of C into the open variant: FIELD holds the
+   median, min and max the extremes, timings the value of each round.  */
 static void
-emit_wait (json_ctx_t *js, const struct result *r, enum wait_class c,
-	   const char *stat, uint64_t value)
+emit_spread (json_ctx_t *js, const char *field, const struct cell *c,
+	     figure_fn *f, unsigned int arg)
 {
-  char run[NAME_MAX_LEN], name[NAME_MAX_LEN + 32];
+  double values[c->rounds];
+  struct spread s = cell_spread (c, f, arg, values);
 
-  run_name (run, sizeof run, r);
-  snprintf (name, sizeof name, "%s,%s=%s", run, wait_class_names[c], stat);
+  json_attr_double (js, field, s.median);
+  json_attr_double (js, "min", s.min);
+  json_attr_double (js, "max", s.max);
+  json_array_begin (js, "timings");
+  for (unsigned int i = 0; i < c->rounds; i++)
+    json_element_double (js, values[i]);
+  json_array_end (js);
+}
+
+/* Variant NAME: DURATION and ITERATIONS, then figure F (ARG) of C with
+   its median in FIELD.  */
+static void
+emit_figure (json_ctx_t *js, const char *name, const struct cell *c,
+	     uint64_t duration, uint64_t iterations, const char *field,
+	     figure_fn *f, unsigned int arg)
+{
   json_attr_object_begin (js, name);
-  json_attr_uint (js, "duration", r->wait[c].sum);
-  json_attr_uint (js, "iterations", r->wait[c].count);
-  json_attr_uint (js, "latency", value);
+  json_attr_uint (js, "duration", duration);
+  json_attr_uint (js, "iterations", iterations);
+  emit_spread (js, field, c, f, arg);
   json_attr_object_end (js);
 }
 
-/* Variant "<run>,<event>": iterations is the event count of the run,
-   mean the count per lock operation.  */
 static void
-emit_slowpath (json_ctx_t *js, const struct result *r, const char *event,
-	       uint64_t count)
+emit_throughput (json_ctx_t *js, const struct cell *c)
 {
-  char run[NAME_MAX_LEN], name[NAME_MAX_LEN + 32];
+  char name[NAME_MAX_LEN];
+  uint64_t elapsed = cell_elapsed_ns (c), ops = cell_ops (c);
 
-  run_name (run, sizeof run, r);
-  snprintf (name, sizeof name, "%s,%s", run, event);
+  run_name (name, sizeof name, c);
   json_attr_object_begin (js, name);
-  json_attr_uint (js, "duration", r->elapsed_ns);
-  json_attr_uint (js, "iterations", count);
-  json_attr_double (js, "mean", r->ops > 0 ? (double) count / r->ops : 0);
+  json_attr_uint (js, "duration", elapsed);
+  json_attr_uint (js, "iterations", ops);
+  json_attr_double (js, "mean", ops > 0 ? (double) elapsed / ops : 0);
+  json_attr_double (js, "wall-sec", (double) elapsed / 1e9);
+  emit_spread (js, "throughput", c, fig_throughput, 0);
+  json_attr_double (js, "min-throughput",
+		    cell_median (c, fig_slowest_thread, 0));
+  json_attr_double (js, "max-throughput",
+		    cell_median (c, fig_fastest_thread, 0));
+  json_attr_double (js, "stdev", cell_median (c, fig_thread_stdev, 0));
   json_attr_object_end (js);
 }
 
 static void
-emit_json (FILE *fp, bool fragment, const struct result *res, size_t nres,
-	   double duration, unsigned int load_latency,
-	   unsigned int lock_latency, unsigned int read_pct, bool time_waits)
+emit_waits (json_ctx_t *js, const struct cell *c)
+{
+  char run[NAME_MAX_LEN], name[NAME_MAX_LEN + 32];
+  unsigned int last = c->wl->rwlock ? WAIT_WR : WAIT_ALL;
+
+  run_name (run, sizeof run, c);
+  for (unsigned int cls = WAIT_ALL; cls <= last; cls++)
+    {
+      uint64_t count = 0, sum = 0;
+
+      for (unsigned int i = 0; i < c->rounds; i++)
+	{
+	  count += c->round[i].wait[cls].count;
+	  sum += c->round[i].wait[cls].sum;
+	}
+      for (unsigned int s = 0; s < WAIT_STATS; s++)
+	{
+	  snprintf (name, sizeof name, "%s,%s=%s", run, wait_class_names[cls],
+		    wait_stat_names[s]);
+	  emit_figure (js, name, c, sum, count, "latency", fig_wait,
+		       cls * WAIT_STATS + s);
+	}
+    }
+}
+
+static void
+emit_slowpath (json_ctx_t *js, const struct cell *c)
+{
+  char run[NAME_MAX_LEN], name[NAME_MAX_LEN + 32];
+  uint64_t elapsed = cell_elapsed_ns (c);
+
+  run_name (run, sizeof run, c);
+  for (unsigned int e = 0; e < SLOW_EVENTS; e++)
+    {
+      uint64_t count = 0;
+
+      for (unsigned int i = 0; i < c->rounds; i++)
+	count += c->round[i].slow.count[e];
+      snprintf (name, sizeof name, "%s,%s", run, slow_event_names[e]);
+      emit_figure (js, name, c, elapsed, count, "mean", fig_slowpath, e);
+    }
+  /* A property of the process, the same in every round.  */
+  snprintf (name, sizeof name, "%s,kernel-path", run);
+  json_attr_object_begin (js, name);
+  json_attr_uint (js, "duration", elapsed);
+  json_attr_uint (js, "iterations", c->round[0].slow.kernel_path);
+  json_attr_double (js, "mean", c->round[0].slow.kernel_path);
+  json_attr_object_end (js);
+}
+
+static void
+emit_json (FILE *fp, bool fragment, const struct cell *cells, size_t ncells,
+	   double duration, double warmup, unsigned int load_latency,
+	   bool time_waits)
 {
   json_ctx_t js;
   char name[NAME_MAX_LEN];
+  uint64_t runs = 0;
 
   if (fragment)
     json_init (&js, 2, fp);
@@ -966,90 +1272,49 @@ emit_json (FILE *fp, bool fragment, const struct result *res, size_t nres,
     }
 
   json_attr_object_begin (&js, "lock_contention");
-  for (size_t i = 0; i < nres; i++)
-    {
-      const struct result *r = &res[i];
-      double secs = (double) r->elapsed_ns / 1e9;
+  for (size_t i = 0; i < ncells; i++)
+    emit_throughput (&js, &cells[i]);
+  json_attr_object_end (&js);
 
-      run_name (name, sizeof name, r);
-      json_attr_object_begin (&js, name);
-      json_attr_uint (&js, "duration", r->elapsed_ns);
-      json_attr_uint (&js, "iterations", r->ops);
-      json_attr_double (&js, "mean", r->ops > 0
-			? (double) r->elapsed_ns / (double) r->ops : 0);
-      json_attr_double (&js, "wall-sec", secs);
-      json_attr_double (&js, "throughput", (double) r->ops / secs);
-      json_attr_double (&js, "min-throughput",
-			(double) r->thread_ops_min / secs);
-      json_attr_double (&js, "max-throughput",
-			(double) r->thread_ops_max / secs);
-      json_attr_double (&js, "stdev", r->thread_ops_stdev / secs);
-      json_array_begin (&js, "timings");
-      for (unsigned int t = 0; t < r->threads; t++)
-	json_element_uint (&js, r->thread_ops[t]);
-      json_array_end (&js);
-      json_attr_object_end (&js);
+  json_attr_object_begin (&js, "lock_contention_fairness");
+  for (size_t i = 0; i < ncells; i++)
+    {
+      run_name (name, sizeof name, &cells[i]);
+      emit_figure (&js, name, &cells[i], cell_elapsed_ns (&cells[i]),
+		   cell_ops (&cells[i]), "mean", fig_fairness, 0);
     }
   json_attr_object_end (&js);
 
   json_attr_object_begin (&js, "lock_contention_wait");
-  for (size_t i = 0; i < nres; i++)
-    {
-      const struct result *r = &res[i];
-      unsigned int first = WAIT_ALL, last = WAIT_ALL;
-
-      if (!r->timed)
-	continue;
-      if (kind_is_rwlock (r->kind))
-	last = WAIT_WR;
-      for (unsigned int c = first; c <= last; c++)
-	{
-	  emit_wait (&js, r, c, "p50", r->wait[c].p50);
-	  emit_wait (&js, r, c, "p99", r->wait[c].p99);
-	  emit_wait (&js, r, c, "p99.9", r->wait[c].p999);
-	  emit_wait (&js, r, c, "max", r->wait[c].max);
-	}
-    }
+  if (time_waits)
+    for (size_t i = 0; i < ncells; i++)
+      emit_waits (&js, &cells[i]);
   json_attr_object_end (&js);
 
   json_attr_object_begin (&js, "lock_contention_ctxsw");
-  for (size_t i = 0; i < nres; i++)
+  for (size_t i = 0; i < ncells; i++)
     {
-      const struct result *r = &res[i];
-
-      run_name (name, sizeof name, r);
-      json_attr_object_begin (&js, name);
-      json_attr_uint (&js, "duration", r->elapsed_ns);
-      json_attr_uint (&js, "iterations", r->ops);
-      json_attr_double (&js, "mean", r->ops > 0
-			? (double) r->nvcsw / (double) r->ops : 0);
-      json_attr_double (&js, "min", r->csw_per_op_min);
-      json_attr_double (&js, "max", r->csw_per_op_max);
-      json_attr_object_end (&js);
+      run_name (name, sizeof name, &cells[i]);
+      emit_figure (&js, name, &cells[i], cell_elapsed_ns (&cells[i]),
+		   cell_ops (&cells[i]), "mean", fig_ctxsw, 0);
     }
   json_attr_object_end (&js);
 
   json_attr_object_begin (&js, "lock_contention_slowpath");
-  for (size_t i = 0; i < nres; i++)
-    if (res[i].kind->slowpath != NULL)
-      {
-	emit_slowpath (&js, &res[i], "lock-syscalls",
-		       res[i].slow.lock_syscalls);
-	emit_slowpath (&js, &res[i], "unlock-syscalls",
-		       res[i].slow.unlock_syscalls);
-	emit_slowpath (&js, &res[i], "handoffs", res[i].slow.handoffs);
-	emit_slowpath (&js, &res[i], "kernel-path", res[i].slow.kernel_path);
-      }
+  for (size_t i = 0; i < ncells; i++)
+    if (cells[i].kind->slowpath != NULL)
+      emit_slowpath (&js, &cells[i]);
   json_attr_object_end (&js);
 
   json_attr_object_begin (&js, "lock_contention_config");
-  snprintf (name, sizeof name,
-	    "load-latency=%u,lock-latency=%u,read-pct=%u%s",
-	    load_latency, lock_latency, read_pct,
+  for (size_t i = 0; i < ncells; i++)
+    runs += cells[i].rounds;
+  snprintf (name, sizeof name, "load-latency=%u,rounds=%u,warmup=%g%s",
+	    load_latency, ncells > 0 ? cells[0].rounds : 0, warmup,
 	    time_waits ? "" : ",wait-timing=off");
   json_attr_object_begin (&js, name);
   json_attr_double (&js, "duration", duration * 1e9);
-  json_attr_uint (&js, "iterations", nres);
+  json_attr_uint (&js, "iterations", runs);
   json_attr_object_end (&js);
   json_attr_object_end (&js);
 
@@ -1064,16 +1329,26 @@ emit_json (FILE *fp, bool fragment, const struct result *res, size_t nres,
 
 /* Command line.  */
 
+/* Room for the elements of a list option.  */
+#define MAX_LIST 64
+
+struct uint_list
+{
+  unsigned int value[MAX_LIST];
+  size_t n;
+};
+
 struct options
 {
   bool kind_sel[NKINDS];
-  unsigned int threads[MAX_THREADS];
-  size_t nthreads;
+  struct uint_list threads;
   bool cs_sel[CS_COUNT];
+  struct uint_list lock_latency;
+  struct uint_list read_pct;
   double duration;
-  unsigned int read_pct;
+  double warmup;
+  unsigned int repeat;
   unsigned int load_latency;
-  unsigned int lock_latency;
   const char *output;
   bool fragment;
   bool no_wait_timing;
@@ -1101,13 +1376,20 @@ Measure lock throughput, fairness and wait times under contention.\n\
 \n\
   --kinds LIST          lock kinds, comma-separated (default: all but\n\
                         controls; see --list)\n\
-  --threads LIST        thread counts (default 1,2,4,8)\n\
+  --threads LIST        thread counts (default 1,2,3,4,8,16)\n\
   --cs LIST             critical sections: short,medium,long (default all)\n\
-  --duration SECONDS    length of each run (default 0.5)\n\
-  --read-pct N          percent of rwlock operations that read (default 50)\n\
+  --lock-latency LIST   loop iterations outside the lock, between two\n\
+                        operations of a thread (default 0,1000,5000)\n\
+  --read-pct LIST       percentages of rwlock operations that read\n\
+                        (default 100,90,50)\n\
   --load-latency N      loop iterations inside the lock for cs=medium;\n\
                         long is 10 times that, short is 0 (default 100)\n\
-  --lock-latency N      loop iterations outside the lock (default 100)\n\
+  --duration SECONDS    length of each run (default 0.2)\n\
+  --repeat N            rounds: runs of every kind on each workload,\n\
+                        the kinds interleaved (default 5)\n\
+  --warmup SECONDS      length of the unrecorded run of every kind\n\
+                        before the rounds of a workload; 0 for none\n\
+                        (default 0.05)\n\
   --no-wait-timing      do not time the lock calls: no wait statistics,\n\
                         but no clock_gettime cost inside the lock\n\
   --output FILE         write the JSON to FILE instead of standard output\n\
@@ -1136,6 +1418,21 @@ parse_uint (const char *opt, const char *s, unsigned long lo,
   return (unsigned int) v;
 }
 
+/* Parses a number of seconds in [LO, HI] or exits.  */
+static double
+parse_seconds (const char *opt, const char *s, double lo, double hi)
+{
+  char *end;
+  double d;
+
+  errno = 0;
+  d = strtod (s, &end);
+  if (end == s || *end != '\0' || errno != 0 || !(d >= lo && d <= hi))
+    usage_error ("%s: '%s' is not a number of seconds in [%g, %g]", opt, s,
+		 lo, hi);
+  return d;
+}
+
 /* Calls ITEM for each comma-separated element of LIST, which it modifies.
    Rejects empty elements.  */
 static void
@@ -1152,6 +1449,51 @@ split_list (const char *opt, char *list, void (*item) (const char *,
   for (tok = strtok_r (list, ",", &save); tok != NULL;
        tok = strtok_r (NULL, ",", &save))
     item (opt, tok, closure);
+}
+
+/* Closure of add_uint: the list and the bounds of its elements.  */
+struct uint_list_spec
+{
+  struct uint_list *list;
+  unsigned long lo;
+  unsigned long hi;
+};
+
+static void
+add_uint (const char *opt, const char *s, void *closure)
+{
+  struct uint_list_spec *spec = closure;
+  struct uint_list *l = spec->list;
+  unsigned int v = parse_uint (opt, s, spec->lo, spec->hi);
+
+  for (size_t i = 0; i < l->n; i++)
+    if (l->value[i] == v)
+      usage_error ("%s: %u given twice", opt, v);
+  if (l->n == MAX_LIST)
+    usage_error ("%s: more than %d elements", opt, MAX_LIST);
+  l->value[l->n++] = v;
+}
+
+/* Replaces L with the integers in [LO, HI] of the list ARG.  */
+static void
+parse_uint_list (const char *opt, char *arg, struct uint_list *l,
+		 unsigned long lo, unsigned long hi)
+{
+  struct uint_list_spec spec = { l, lo, hi };
+
+  l->n = 0;
+  split_list (opt, arg, add_uint, &spec);
+}
+
+/* Sets L to the N values of DEFAULTS if no option set it.  */
+static void
+default_uint_list (struct uint_list *l, const unsigned int *defaults,
+		   size_t n)
+{
+  if (l->n != 0)
+    return;
+  memcpy (l->value, defaults, n * sizeof defaults[0]);
+  l->n = n;
 }
 
 static void
@@ -1171,20 +1513,6 @@ add_kind (const char *opt, const char *s, void *closure)
 }
 
 static void
-add_threads (const char *opt, const char *s, void *closure)
-{
-  struct options *o = closure;
-  unsigned int n = parse_uint (opt, s, 1, MAX_THREADS);
-
-  for (size_t i = 0; i < o->nthreads; i++)
-    if (o->threads[i] == n)
-      usage_error ("%s: thread count %u given twice", opt, n);
-  if (o->nthreads == MAX_THREADS)
-    usage_error ("%s: too many thread counts", opt);
-  o->threads[o->nthreads++] = n;
-}
-
-static void
 add_cs (const char *opt, const char *s, void *closure)
 {
   struct options *o = closure;
@@ -1201,29 +1529,17 @@ add_cs (const char *opt, const char *s, void *closure)
 	       opt, s);
 }
 
-static double
-parse_duration (const char *s)
-{
-  char *end;
-  double d;
-
-  errno = 0;
-  d = strtod (s, &end);
-  if (end == s || *end != '\0' || errno != 0 || !(d >= 0.01 && d <= 3600))
-    usage_error ("--duration: '%s' is not a number of seconds in"
-		 " [0.01, 3600]", s);
-  return d;
-}
-
 enum
   {
     OPT_KINDS = 256,
     OPT_THREADS,
     OPT_CS,
-    OPT_DURATION,
+    OPT_LOCK_LATENCY,
     OPT_READ_PCT,
     OPT_LOAD_LATENCY,
-    OPT_LOCK_LATENCY,
+    OPT_DURATION,
+    OPT_REPEAT,
+    OPT_WARMUP,
     OPT_NO_WAIT_TIMING,
     OPT_OUTPUT,
     OPT_FRAGMENT,
@@ -1237,10 +1553,12 @@ static const struct option long_options[] =
     { "kinds", required_argument, NULL, OPT_KINDS },
     { "threads", required_argument, NULL, OPT_THREADS },
     { "cs", required_argument, NULL, OPT_CS },
-    { "duration", required_argument, NULL, OPT_DURATION },
+    { "lock-latency", required_argument, NULL, OPT_LOCK_LATENCY },
     { "read-pct", required_argument, NULL, OPT_READ_PCT },
     { "load-latency", required_argument, NULL, OPT_LOAD_LATENCY },
-    { "lock-latency", required_argument, NULL, OPT_LOCK_LATENCY },
+    { "duration", required_argument, NULL, OPT_DURATION },
+    { "repeat", required_argument, NULL, OPT_REPEAT },
+    { "warmup", required_argument, NULL, OPT_WARMUP },
     { "no-wait-timing", no_argument, NULL, OPT_NO_WAIT_TIMING },
     { "output", required_argument, NULL, OPT_OUTPUT },
     { "fragment", no_argument, NULL, OPT_FRAGMENT },
@@ -1262,14 +1580,17 @@ list_kinds (void)
 static void
 parse_options (int argc, char **argv, struct options *o)
 {
+  static const unsigned int default_threads[] = { 1, 2, 3, 4, 8, 16 };
+  static const unsigned int default_lock_latency[] = { 0, 1000, 5000 };
+  static const unsigned int default_read_pct[] = { 100, 90, 50 };
   bool any_kind = false, any_cs = false;
   int c;
 
   memset (o, 0, sizeof *o);
-  o->duration = 0.5;
-  o->read_pct = 50;
+  o->duration = 0.2;
+  o->warmup = 0.05;
+  o->repeat = 5;
   o->load_latency = 100;
-  o->lock_latency = 100;
 #ifdef LOCK_CONTENTION_FRAGMENT
   o->fragment = true;
 #endif
@@ -1287,28 +1608,33 @@ parse_options (int argc, char **argv, struct options *o)
 	any_kind = true;
 	break;
       case OPT_THREADS:
-	o->nthreads = 0;
-	split_list ("--threads", optarg, add_threads, o);
+	parse_uint_list ("--threads", optarg, &o->threads, 1, MAX_THREADS);
 	break;
       case OPT_CS:
 	memset (o->cs_sel, 0, sizeof o->cs_sel);
 	split_list ("--cs", optarg, add_cs, o);
 	any_cs = true;
 	break;
-      case OPT_DURATION:
-	o->duration = parse_duration (optarg);
+      case OPT_LOCK_LATENCY:
+	parse_uint_list ("--lock-latency", optarg, &o->lock_latency, 0,
+			 1000000000);
 	break;
       case OPT_READ_PCT:
-	o->read_pct = parse_uint ("--read-pct", optarg, 0, 100);
+	parse_uint_list ("--read-pct", optarg, &o->read_pct, 0, 100);
 	break;
       case OPT_LOAD_LATENCY:
 	/* The long preset is ten times this.  */
 	o->load_latency = parse_uint ("--load-latency", optarg, 0,
 				      100000000);
 	break;
-      case OPT_LOCK_LATENCY:
-	o->lock_latency = parse_uint ("--lock-latency", optarg, 0,
-				      1000000000);
+      case OPT_DURATION:
+	o->duration = parse_seconds ("--duration", optarg, 0.01, 3600);
+	break;
+      case OPT_REPEAT:
+	o->repeat = parse_uint ("--repeat", optarg, 1, 1000);
+	break;
+      case OPT_WARMUP:
+	o->warmup = parse_seconds ("--warmup", optarg, 0, 3600);
 	break;
       case OPT_NO_WAIT_TIMING:
 	o->no_wait_timing = true;
@@ -1342,12 +1668,13 @@ parse_options (int argc, char **argv, struct options *o)
   if (!any_cs)
     for (unsigned int i = 0; i < CS_COUNT; i++)
       o->cs_sel[i] = true;
-  if (o->nthreads == 0)
-    {
-      static const unsigned int defaults[] = { 1, 2, 4, 8 };
-      for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
-	o->threads[o->nthreads++] = defaults[i];
-    }
+  default_uint_list (&o->threads, default_threads,
+		     sizeof default_threads / sizeof default_threads[0]);
+  default_uint_list (&o->lock_latency, default_lock_latency,
+		     sizeof default_lock_latency
+		     / sizeof default_lock_latency[0]);
+  default_uint_list (&o->read_pct, default_read_pct,
+		     sizeof default_read_pct / sizeof default_read_pct[0]);
 }
 
 static unsigned int
@@ -1364,13 +1691,165 @@ cs_inside (const struct options *o, enum cs_preset cs)
     }
 }
 
+
+/* The sweep.  */
+
+/* The kinds of one family on one workload, measured together: CELLS
+   (NCELLS of them, one per kind) of the sweep's array.  */
+struct group
+{
+  struct workload wl;
+  struct cell *cells;
+  size_t ncells;
+};
+
+/* Builds the groups of the sweep that O asks for: for each family with a
+   selected kind, each read percentage (rwlocks only), critical section,
+   lock latency and thread count.  Returns the number of groups; *CELLS
+   and *GROUPS are allocated, *NCELLS set.  */
+static size_t
+plan_sweep (const struct options *o, struct group **groups,
+	    struct cell **cells, size_t *ncells)
+{
+  size_t nkinds[2] = { 0, 0 }, ngroups = 0, total_groups;
+
+  for (size_t k = 0; k < NKINDS; k++)
+    if (o->kind_sel[k])
+      nkinds[kind_is_rwlock (&kinds[k])]++;
+  /* The workloads of each family (and each read percentage).  */
+  size_t per_family = 0;
+  for (unsigned int c = 0; c < CS_COUNT; c++)
+    per_family += o->cs_sel[c];
+  per_family *= o->lock_latency.n * o->threads.n;
+  total_groups = ((nkinds[0] > 0) + (nkinds[1] > 0) * o->read_pct.n)
+		 * per_family;
+  *groups = calloc (total_groups, sizeof **groups);
+  *cells = calloc (per_family * (nkinds[0] + nkinds[1] * o->read_pct.n),
+		   sizeof **cells);
+  if (*groups == NULL || *cells == NULL)
+    fatal_errno ("calloc", ENOMEM);
+
+  *ncells = 0;
+  for (unsigned int family = 0; family < 2; family++)
+    {
+      if (nkinds[family] == 0)
+	continue;
+      size_t nread = family ? o->read_pct.n : 1;
+      for (size_t rp = 0; rp < nread; rp++)
+	for (unsigned int cs = 0; cs < CS_COUNT; cs++)
+	  {
+	    if (!o->cs_sel[cs])
+	      continue;
+	    for (size_t ll = 0; ll < o->lock_latency.n; ll++)
+	      for (size_t t = 0; t < o->threads.n; t++)
+		{
+		  struct group *g = &(*groups)[ngroups++];
+
+		  g->wl.threads = o->threads.value[t];
+		  g->wl.cs = cs;
+		  g->wl.inside = cs_inside (o, cs);
+		  g->wl.outside = o->lock_latency.value[ll];
+		  g->wl.rwlock = family;
+		  g->wl.read_pct = family ? o->read_pct.value[rp] : 0;
+		  g->cells = &(*cells)[*ncells];
+		  for (size_t k = 0; k < NKINDS; k++)
+		    if (o->kind_sel[k] && kind_is_rwlock (&kinds[k]) == family)
+		      {
+			struct cell *c = &(*cells)[(*ncells)++];
+
+			c->kind = &kinds[k];
+			c->wl = &g->wl;
+			c->rounds = o->repeat;
+			c->round = calloc (o->repeat, sizeof *c->round);
+			if (c->round == NULL)
+			  fatal_errno ("calloc", ENOMEM);
+			g->ncells++;
+		      }
+		}
+	  }
+    }
+  return ngroups;
+}
+
+/* Formats S seconds as "1h02m", "3m05s" or "12s".  */
+static const char *
+format_seconds (char *buf, size_t len, double s)
+{
+  unsigned long n = (unsigned long) (s + 0.5);
+
+  if (n >= 3600)
+    snprintf (buf, len, "%luh%02lum", n / 3600, n / 60 % 60);
+  else if (n >= 60)
+    snprintf (buf, len, "%lum%02lus", n / 60, n % 60);
+  else
+    snprintf (buf, len, "%lus", n);
+  return buf;
+}
+
+/* When the last progress line was printed: a long group prints one
+   after a run when PROGRESS_INTERVAL seconds have passed.  */
+static struct timespec progress_mark;
+#define PROGRESS_INTERVAL 20
+
+/* Measures group G, the I-th of N: a warm-up run of every kind, then
+   O->repeat rounds of every kind in rotated order.  */
+static void
+run_group (const struct options *o, struct group *g, size_t i, size_t n)
+{
+  struct result scratch;
+  bool timed = !o->no_wait_timing;
+
+  if (o->warmup > 0)
+    for (size_t k = 0; k < g->ncells; k++)
+      run_one (&g->cells[k], &scratch, o->warmup, timed);
+  for (unsigned int r = 0; r < o->repeat; r++)
+    for (size_t p = 0; p < g->ncells; p++)
+      {
+	struct cell *c = &g->cells[(p + r) % g->ncells];
+	run_one (c, &c->round[r], o->duration, timed);
+	if (seconds_since (&progress_mark) >= PROGRESS_INTERVAL)
+	  {
+	    fprintf (stderr, "[%zu/%zu] ... round %u of %u, %s\n", i, n,
+		     r + 1, o->repeat, c->kind->name);
+	    clock_gettime (CLOCK_MONOTONIC, &progress_mark);
+	  }
+      }
+}
+
+/* One line on standard error after group G, the I-th of N: the median
+   throughput of every kind, the time spent since START and an estimate
+   of the time left (from the planned times DONE and LEFT).  */
+static void
+report_group (const struct group *g, size_t i, size_t n,
+	      const struct timespec *start, double done, double left)
+{
+  char t1[32], t2[32];
+  double spent = seconds_since (start);
+
+  fprintf (stderr, "[%zu/%zu] threads=%u cs=%s lock-latency=%u",
+	   i, n, g->wl.threads, cs_names[g->wl.cs], g->wl.outside);
+  if (g->wl.rwlock)
+    fprintf (stderr, " read-pct=%u", g->wl.read_pct);
+  fputs (", Mops/s:", stderr);
+  for (size_t k = 0; k < g->ncells; k++)
+    fprintf (stderr, " %s %.3f", g->cells[k].kind->name,
+	     cell_median (&g->cells[k], fig_throughput, 0) / 1e6);
+  fprintf (stderr, " (%s, about %s left)\n",
+	   format_seconds (t1, sizeof t1, spent),
+	   format_seconds (t2, sizeof t2, left * spent / done));
+  clock_gettime (CLOCK_MONOTONIC, &progress_mark);
+}
+
 int
 main (int argc, char **argv)
 {
   struct options o;
   FILE *out = stdout;
-  struct result *res;
-  size_t nres = 0, total = 0;
+  struct group *groups;
+  struct cell *cells;
+  size_t ngroups, ncells;
+  struct timespec start;
+  double planned, done = 0;
 
   parse_options (argc, argv, &o);
 
@@ -1386,49 +1865,27 @@ main (int argc, char **argv)
 	}
     }
 
-  for (size_t k = 0; k < NKINDS; k++)
-    for (unsigned int c = 0; c < CS_COUNT; c++)
-      if (o.kind_sel[k] && o.cs_sel[c])
-	total += o.nthreads;
-  res = calloc (total, sizeof *res);
-  if (res == NULL)
-    fatal_errno ("calloc", ENOMEM);
+  ngroups = plan_sweep (&o, &groups, &cells, &ncells);
+  double per_cell = o.warmup + o.repeat * o.duration;
+  planned = per_cell * ncells;
+  char t[32];
+  fprintf (stderr, "bench-lock-contention: %zu workloads, %zu runs of a"
+	   " kind on a workload, %u rounds of %g s each: about %s\n",
+	   ngroups, ncells, o.repeat, o.duration,
+	   format_seconds (t, sizeof t, planned));
 
-  for (size_t k = 0; k < NKINDS; k++)
+  clock_gettime (CLOCK_MONOTONIC, &start);
+  progress_mark = start;
+  for (size_t i = 0; i < ngroups; i++)
     {
-      if (!o.kind_sel[k])
-	continue;
-      for (unsigned int c = 0; c < CS_COUNT; c++)
-	{
-	  if (!o.cs_sel[c])
-	    continue;
-	  for (size_t t = 0; t < o.nthreads; t++)
-	    {
-	      struct result *r = &res[nres++];
-
-	      r->kind = &kinds[k];
-	      r->threads = o.threads[t];
-	      r->cs = c;
-	      r->timed = !o.no_wait_timing;
-	      run_one (r, o.duration, cs_inside (&o, c), o.lock_latency,
-		       o.read_pct);
-	      fprintf (stderr, "[%zu/%zu] %s threads=%u cs=%s ... %.3f Mops/s,"
-		       " max/min %.2f",
-		       nres, total, r->kind->name, r->threads, cs_names[c],
-		       (double) r->ops * 1e3 / (double) r->elapsed_ns,
-		       r->thread_ops_min > 0
-		       ? (double) r->thread_ops_max
-			 / (double) r->thread_ops_min : INFINITY);
-	      if (r->timed)
-		fprintf (stderr, ", wait p99 %.1f us",
-			 (double) r->wait[WAIT_ALL].p99 / 1e3);
-	      fputc ('\n', stderr);
-	    }
-	}
+      run_group (&o, &groups[i], i + 1, ngroups);
+      done += per_cell * groups[i].ncells;
+      report_group (&groups[i], i + 1, ngroups, &start, done,
+		    planned - done);
     }
 
-  emit_json (out, o.fragment, res, nres, o.duration, o.load_latency,
-	     o.lock_latency, o.read_pct, !o.no_wait_timing);
+  emit_json (out, o.fragment, cells, ncells, o.duration, o.warmup,
+	     o.load_latency, !o.no_wait_timing);
   if (fflush (out) != 0 || ferror (out)
       || (out != stdout && fclose (out) != 0))
     {
@@ -1436,8 +1893,9 @@ main (int argc, char **argv)
       return EXIT_INVARIANT;
     }
 
-  for (size_t i = 0; i < nres; i++)
-    free (res[i].thread_ops);
-  free (res);
+  for (size_t i = 0; i < ncells; i++)
+    free (cells[i].round);
+  free (cells);
+  free (groups);
   return EXIT_SUCCESS;
 }

@@ -13,9 +13,11 @@
 #   soak            the soak for SOAK_SECONDS (default 3600) with
 #                   SOAK_THREADS (24): `make soak SOAK_SECONDS=3600';
 #                   results in build/soak/;
-#   app-bench       the applications' benchmarks on Debian's libc, on
-#                   the fork with stock locks and with TP/phase-fair
-#                   locks; table in build/app-bench/results.txt.
+#   app-bench       xz, sysbench mutex and threads, memcached under
+#                   memcaslap on the fork's libc without and with
+#                   APP_BENCH_TUNABLES, in APP_BENCH_REPEAT (5)
+#                   interleaved rounds (tests/app/app_bench.py), about
+#                   3.5 minutes; build/bench/app-bench.{txt,json}.
 # The programs of our own (tpf-stress, tpf-lockprobe.so) are built with
 # the host compiler against Debian's headers: to the fork's libc they are
 # ordinary unmodified binaries, which is the tunables' use case.
@@ -28,7 +30,10 @@ TPF_LOCKPROBE := $(REL_BUILD)/tpf-lockprobe.so
 SOAK_CHECK_SECONDS := 60
 SOAK_SECONDS := 3600
 SOAK_THREADS := 24
-APP_BENCH_REPEAT := 3
+APP_BENCH_REPEAT := 5
+APP_BENCH_TUNABLES := glibc.pthread.mutex_protocol=3:glibc.pthread.rwlock_kind=4
+# A regular expression: only the app-bench benchmarks whose name matches.
+APP_BENCH_ONLY :=
 
 .PHONY: check-valgrind check-soak check-app soak app-bench \
 	reliability-programs valgrind-tests
@@ -69,9 +74,11 @@ soak: glibc $(TPF_STRESS)
 	  $(BUILD)/soak/soak.log
 	@echo "soak: results in $(BUILD)/soak/soak.{sum,log}"
 
-app-bench: glibc $(TPF_LOCKPROBE)
-	@mkdir -p $(BUILD)/app-bench
-	@echo "app-bench: xz and sysbench on three libc configurations, a few minutes"
-	@PYTHON3=$(PYTHON3) $(srcdir)/tests/app/run-app.sh bench $(OBJ) \
-	  $(TPF_LOCKPROBE) $(BUILD)/app-bench/results.txt $(BUILD)/app-bench \
-	  $(APP_BENCH_REPEAT)
+app-bench: glibc
+	@mkdir -p $(BUILD)/bench
+	@echo "app-bench: $(APP_BENCH_REPEAT) rounds of the programs without and with the tunables"
+	@PYTHON3=$(PYTHON3) $(PYTHON3) $(srcdir)/tests/app/app_bench.py \
+	  --objdir $(OBJ) --work $(BUILD)/app-bench \
+	  --rounds $(APP_BENCH_REPEAT) --tunables $(APP_BENCH_TUNABLES) \
+	  $(if $(APP_BENCH_ONLY),--only '$(APP_BENCH_ONLY)') \
+	  --json $(BUILD)/bench/app-bench.json --table $(BUILD)/bench/app-bench.txt

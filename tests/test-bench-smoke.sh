@@ -2,8 +2,11 @@
 # Usage: tests/test-bench-smoke.sh OBJDIR SUMFILE
 # The lock benchmarks as tests: a short contention run of every lock kind
 # must keep the benchmark's invariant (it exits 1 if mutual exclusion
-# failed), the lock-less `busted' control must be caught, and the
-# fast-path benchmark must produce valid benchout JSON.
+# failed), the lock-less `busted' control must be caught, a run of every
+# kind in interleaved rounds must give valid benchout JSON with a value
+# per round in every variant and a ratio to its baseline for every kind
+# in the report, and the fast-path benchmark must produce valid benchout
+# JSON.  About 20 seconds.
 
 set -u
 objdir=$1 sum=$2
@@ -11,6 +14,8 @@ objdir=$1 sum=$2
 bench=$objdir/benchtests/bench-lock-contention
 fastpath=$objdir/benchtests/bench-mutex-fastpath
 srcdir=$("$(dirname "$0")/../scripts/glibc-srcdir.sh" "$objdir")
+report=$(dirname "$0")/../benchtests/scripts/lock_bench_report.py
+python=${PYTHON3:-python3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -19,10 +24,20 @@ result() {   # result NAME STATUS
   echo "$r: bench-smoke/$1" | tee -a "$sum"
 }
 
-for kind in $("$objdir/testrun.sh" "$bench" --list | awk '{print $1}'); do
-  [ "$kind" = busted ] && continue
+valid_json() {   # valid_json FILE: FILE passes glibc's benchout schema
+  "$python" "$srcdir/benchtests/scripts/validate_benchout.py" "$1" \
+    "$srcdir/benchtests/scripts/benchout.schema.json" \
+    > "$tmp/validate.log" 2>&1 \
+    && grep -q 'is valid' "$tmp/validate.log"
+}
+
+kinds=$("$objdir/testrun.sh" "$bench" --list \
+	| awk '$1 != "busted" { print $1 }')
+
+for kind in $kinds; do
   "$objdir/testrun.sh" "$bench" --kinds "$kind" --threads 1,4 \
-    --cs short,medium --duration 0.1 --document --output "$tmp/$kind.json" \
+    --cs short,medium --lock-latency 100 --read-pct 50 --repeat 2 \
+    --warmup 0.02 --duration 0.1 --document --output "$tmp/$kind.json" \
     2> "$tmp/$kind.log"
   result "invariant-$kind" $?
 done
@@ -32,15 +47,46 @@ done
 caught=1
 for try in 1 2 3; do
   "$objdir/testrun.sh" "$bench" --kinds busted --threads 4 --cs medium \
-    --duration 0.2 --document --output "$tmp/busted.json" \
-    > "$tmp/busted.log" 2>&1
+    --repeat 1 --warmup 0 --duration 0.2 --document \
+    --output "$tmp/busted.json" > "$tmp/busted.log" 2>&1
   [ $? -eq 1 ] && { caught=0; break; }
 done
 result busted-control-caught $caught
 
+# rounds_ok FILE N: every variant of FILE with per-round values has N.
+rounds_ok() {
+  "$python" -c '
+import json, sys
+functions = json.load(open(sys.argv[1]))["functions"]
+bad = [name for f in functions.values() for name, v in f.items()
+       if "timings" in v and len(v["timings"]) != int(sys.argv[2])]
+sys.exit("wrong number of rounds: %s" % bad[:3] if bad else 0)' "$1" "$2"
+}
+
+# ratios_ok SUMMARY: the report compares every kind but the baselines
+# with the baseline of its family.
+ratios_ok() {
+  for kind in $kinds; do
+    case $kind in
+      mutex-normal|rwlock-default) continue ;;
+      mutex-*) base=mutex-normal ;;
+      *) base=rwlock-default ;;
+    esac
+    grep -q "^$kind / $base, throughput ratio" "$1" \
+      || { echo "no ratio for $kind in $1" >&2; return 1; }
+  done
+}
+
+"$objdir/testrun.sh" "$bench" --threads 2 --cs short --lock-latency 0 \
+  --read-pct 50 --repeat 3 --warmup 0 --duration 0.05 --document \
+  --output "$tmp/rounds.json" 2> "$tmp/rounds.log" \
+  && valid_json "$tmp/rounds.json" \
+  && rounds_ok "$tmp/rounds.json" 3 \
+  && "$python" "$report" --json "$tmp/rounds.json" --summary \
+       > "$tmp/summary.txt" \
+  && ratios_ok "$tmp/summary.txt"
+result interleaved-rounds-json $?
+
 "$objdir/testrun.sh" "$fastpath" --document > "$tmp/fastpath.json" \
-  && "${PYTHON3:-python3}" "$srcdir/benchtests/scripts/validate_benchout.py" \
-       "$tmp/fastpath.json" "$srcdir/benchtests/scripts/benchout.schema.json" \
-       > "$tmp/validate.log" 2>&1 \
-  && grep -q 'is valid' "$tmp/validate.log"
+  && valid_json "$tmp/fastpath.json"
 result fastpath-json $?

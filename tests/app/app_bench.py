@@ -1,0 +1,350 @@
+#!/usr/bin/python3
+# make app-bench: real programs from Debian on the fork's libc, with and
+# without the tunables that make their locks TP.
+# Copyright (C) 2026 Free Software Foundation, Inc.
+# This file is part of the GNU C Library.
+#
+# The GNU C Library is free software; you can redistribute it and/or
+# modify it under the terms of the GNU Lesser General Public
+# License as published by the Free Software Foundation; either
+# version 2.1 of the License, or (at your option) any later version.
+#
+# The GNU C Library is distributed in the hope that it will be useful,
+# but WITHOUT ANY WARRANTY; without even the implied warranty of
+# MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+# Lesser General Public License for more details.
+#
+# You should have received a copy of the GNU Lesser General Public
+# License along with the GNU C Library; if not, see
+# <https://www.gnu.org/licenses/>.
+"""Benchmark unmodified Debian programs on the fork's libc.
+
+Two configurations of the same libc: "stock" (no GLIBC_TUNABLES) and
+"tp" (GLIBC_TUNABLES set to --tunables: by default every mutex
+initialized with default attributes TP and every such rwlock TP).  The
+programs:
+
+  xz        compression of a fixed generated text (run-app.sh corpus)
+            with two threads: seconds;
+  sysbench  mutex, with one mutex and with the default 4096, 2, 4 and 8
+            threads: seconds (every thread does a fixed amount of work);
+            threads, --thread-locks=1 --thread-yields=100, 8 threads, for
+            a fixed time: events per second;
+  memcached -t 4 (the server on the fork's libc) under memcaslap (the
+            client on Debian's libc) on loopback, for a fixed time:
+            operations per second.
+
+The machines are shared and their figures move by 2x, so each benchmark
+is measured in --rounds rounds; a round runs the two configurations one
+right after the other, in an order that alternates from round to round.
+The report gives, per benchmark, the median and extremes over the rounds
+of each configuration, and of the per-round speed-up of tp over stock
+(above 1: tp is faster), as a text table and as JSON.
+
+Every program runs through `tests/app/run-app.sh run', the one place
+that says how to run a program on the fork's libc.
+"""
+
+import argparse
+import json
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import time
+
+DEFAULT_TUNABLES = 'glibc.pthread.mutex_protocol=3:glibc.pthread.rwlock_kind=4'
+CONFIGS = ['stock', 'tp']
+# The options of the check's compression (tests/app/run-app.sh): small
+# blocks, so that the two threads hand many of them over.
+XZ_OPTS = ['-1', '-T2', '--block-size=64KiB']
+# Seconds of the fixed-time benchmarks.
+FIXED_TIME = 3
+# A program that has not finished after this many seconds has failed.
+TIMEOUT = 300
+
+
+class BenchError(Exception):
+    """A program failed or printed no result."""
+
+
+class Runner:
+    """Runs programs on the fork's libc, in either configuration."""
+
+    def __init__(self, run_app, objdir, tunables):
+        self.run_app = run_app
+        self.objdir = objdir
+        self.tunables = {'stock': '', 'tp': tunables}
+
+    def command(self, config, argv):
+        return ['sh', self.run_app, 'run', self.objdir,
+                self.tunables[config]] + argv
+
+    def run(self, config, argv, keep_output=True):
+        """Run ARGV in CONFIG; return its standard output (and error),
+        or None if not KEEP_OUTPUT.  BenchError if it fails."""
+        try:
+            proc = subprocess.run(
+                self.command(config, argv),
+                stdout=subprocess.PIPE if keep_output else subprocess.DEVNULL,
+                stderr=subprocess.STDOUT if keep_output else subprocess.PIPE,
+                timeout=TIMEOUT, check=False)
+        except subprocess.TimeoutExpired as e:
+            raise BenchError('%s: no result in %d s'
+                             % (' '.join(argv), TIMEOUT)) from e
+        text = (proc.stdout if keep_output else proc.stderr).decode(
+            errors='replace')
+        if proc.returncode != 0:
+            raise BenchError('%s exited with status %d:\n%s'
+                             % (' '.join(argv), proc.returncode,
+                                text[-2000:]))
+        return text if keep_output else None
+
+
+def parse_number(pattern, text, what):
+    m = re.search(pattern, text, re.MULTILINE)
+    if not m:
+        raise BenchError('no %s in the output:\n%s' % (what, text[-2000:]))
+    return float(m.group(1))
+
+
+class Xz:
+    """Seconds to compress the corpus."""
+    unit = 's'
+    higher_is_better = False
+
+    def __init__(self, corpus):
+        self.corpus = corpus
+        self.name = 'xz %s, %.1f MB text' % (' '.join(XZ_OPTS),
+                                             os.path.getsize(corpus) / 1e6)
+
+    def measure(self, runner, config):
+        start = time.monotonic()
+        runner.run(config, ['xz'] + XZ_OPTS + ['-c', self.corpus],
+                   keep_output=False)
+        return time.monotonic() - start
+
+
+class SysbenchMutex:
+    """sysbench's total time: every thread locks a random one of
+    MUTEXES mutexes a fixed number of times."""
+    unit = 's'
+    higher_is_better = False
+
+    def __init__(self, mutexes, threads):
+        self.args = ['sysbench', 'mutex', '--threads=%d' % threads,
+                     '--mutex-num=%d' % mutexes, 'run']
+        self.name = 'sysbench mutex --mutex-num=%d, %d threads' % (mutexes,
+                                                                  threads)
+
+    def measure(self, runner, config):
+        return parse_number(r'total time:\s*([0-9.]+)s',
+                            runner.run(config, self.args), 'total time')
+
+
+class SysbenchThreads:
+    """sysbench threads: events per second; an event is 100 rounds of
+    lock, sched_yield, unlock of the one mutex."""
+    unit = 'events/s'
+    higher_is_better = True
+
+    def __init__(self, threads):
+        self.args = ['sysbench', 'threads', '--threads=%d' % threads,
+                     '--thread-locks=1', '--thread-yields=100',
+                     '--time=%d' % FIXED_TIME, 'run']
+        self.name = ('sysbench threads --thread-locks=1 '
+                     '--thread-yields=100, %d threads' % threads)
+
+    def measure(self, runner, config):
+        events = parse_number(r'total number of events:\s*([0-9]+)',
+                              runner.run(config, self.args), 'event count')
+        return events / FIXED_TIME
+
+
+def free_port():
+    """A TCP port on the loopback interface that nothing listens on."""
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+
+class Memcached:
+    """memcaslap's operations per second against memcached -t 4."""
+    unit = 'ops/s'
+    higher_is_better = True
+    name = ('memcached -t 4, memcaslap -T 2 -c 32 -t %ds on loopback'
+            % FIXED_TIME)
+
+    def measure(self, runner, config):
+        port = free_port()
+        argv = ['memcached', '-t', '4', '-l', '127.0.0.1', '-p', str(port),
+                '-U', '0']
+        # memcached refuses to run as root without a user to switch to.
+        if os.geteuid() == 0:
+            argv += ['-u', 'nobody']
+        server = subprocess.Popen(runner.command(config, argv),
+                                  stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE)
+        try:
+            self.wait_listening(server, port)
+            # The client runs on Debian's libc: only the server changes.
+            client = subprocess.run(
+                ['memcaslap', '-s', '127.0.0.1:%d' % port, '-T', '2',
+                 '-c', '32', '-t', '%ds' % FIXED_TIME],
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                timeout=FIXED_TIME + 60, check=False)
+            text = client.stdout.decode(errors='replace')
+            if client.returncode != 0:
+                raise BenchError('memcaslap exited with status %d:\n%s'
+                                 % (client.returncode, text[-2000:]))
+            return parse_number(r'^Run time: .* TPS: ([0-9]+)', text, 'TPS')
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+    @staticmethod
+    def wait_listening(server, port):
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if server.poll() is not None:
+                raise BenchError('memcached exited with status %d:\n%s'
+                                 % (server.returncode,
+                                    server.stderr.read().decode(
+                                        errors='replace')[-2000:]))
+            try:
+                socket.create_connection(('127.0.0.1', port), 1).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise BenchError('memcached does not listen on port %d' % port)
+
+
+def benchmarks(corpus):
+    return ([Xz(corpus)]
+            + [SysbenchMutex(m, t) for m in (1, 4096) for t in (2, 4, 8)]
+            + [SysbenchThreads(8), Memcached()])
+
+
+def spread(values):
+    return {'median': statistics.median(values), 'min': min(values),
+            'max': max(values), 'values': values}
+
+
+def measure_all(runner, benches, rounds):
+    """{bench name: {config: [value per round]}}, with progress lines."""
+    results = {b.name: {c: [] for c in CONFIGS} for b in benches}
+    for r in range(rounds):
+        # Alternate which configuration goes first.
+        order = CONFIGS[r % 2:] + CONFIGS[:r % 2]
+        for bench in benches:
+            line = []
+            for config in order:
+                value = bench.measure(runner, config)
+                results[bench.name][config].append(value)
+                line.append('%s %.4g' % (config, value))
+            print('app-bench: round %d/%d: %s: %s %s'
+                  % (r + 1, rounds, bench.name, ', '.join(line), bench.unit),
+                  flush=True)
+    return results
+
+
+def summarize(benches, results):
+    """The report's records: per benchmark, the spread of each
+    configuration and of the per-round speed-up of tp over stock."""
+    records = []
+    for bench in benches:
+        values = results[bench.name]
+        if bench.higher_is_better:
+            speedup = [t / s for t, s in zip(values['tp'], values['stock'])]
+        else:
+            speedup = [s / t for t, s in zip(values['tp'], values['stock'])]
+        records.append({'name': bench.name, 'unit': bench.unit,
+                        'higher_is_better': bench.higher_is_better,
+                        'stock': spread(values['stock']),
+                        'tp': spread(values['tp']),
+                        'speedup': spread(speedup)})
+    return records
+
+
+def fmt(x):
+    if abs(x) >= 1000:
+        return '%.0f' % x
+    return '%.3g' % x
+
+
+def table(records, rounds, tunables):
+    lines = ['# %d rounds, stock and tp alternated in each; tp: '
+             'GLIBC_TUNABLES=%s' % (rounds, tunables),
+             '# median (min..max); speed-up: tp over stock, per round '
+             '(above 1: tp faster)']
+    head = ['benchmark', 'unit', 'stock', 'tp', 'speed-up']
+    rows = []
+    for rec in records:
+        rows.append([rec['name'], rec['unit']]
+                    + ['%s (%s..%s)' % (fmt(rec[k]['median']),
+                                        fmt(rec[k]['min']),
+                                        fmt(rec[k]['max']))
+                       for k in ('stock', 'tp', 'speedup')])
+    widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+    for row in [head, ['-' * w for w in widths]] + rows:
+        lines.append('  '.join([row[0].ljust(widths[0])]
+                               + [c.rjust(w) for c, w
+                                  in zip(row[1:], widths[1:])]).rstrip())
+    return '\n'.join(lines) + '\n'
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--objdir', required=True,
+                        help="the fork's glibc build directory")
+    parser.add_argument('--work', required=True,
+                        help='a directory for the xz corpus')
+    parser.add_argument('--json', required=True, help='the JSON report')
+    parser.add_argument('--table', required=True, help='the text report')
+    parser.add_argument('--rounds', type=int, default=5,
+                        help='rounds (default %(default)s)')
+    parser.add_argument('--tunables', default=DEFAULT_TUNABLES,
+                        help='GLIBC_TUNABLES of the tp configuration '
+                        '(default %(default)s)')
+    parser.add_argument('--only', metavar='REGEX',
+                        help='only the benchmarks whose name matches')
+    args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error('--rounds must be at least 1')
+
+    run_app = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                           'run-app.sh')
+    try:
+        corpus = subprocess.run(['sh', run_app, 'corpus', args.work],
+                                stdout=subprocess.PIPE, check=True,
+                                text=True).stdout.strip()
+        benches = [b for b in benchmarks(corpus)
+                   if not args.only or re.search(args.only, b.name)]
+        if not benches:
+            raise BenchError('--only %s: no benchmark matches' % args.only)
+        runner = Runner(run_app, args.objdir, args.tunables)
+        results = measure_all(runner, benches, args.rounds)
+    except (BenchError, subprocess.CalledProcessError) as e:
+        print('app_bench.py: error: %s' % e, file=sys.stderr)
+        return 1
+
+    records = summarize(benches, results)
+    text = table(records, args.rounds, args.tunables)
+    load = open('/proc/loadavg').read().split()[:3]
+    text += '# %d CPUs, load average %s at the end\n' % (os.cpu_count(),
+                                                       ' '.join(load))
+    with open(args.table, 'w') as f:
+        f.write(text)
+    with open(args.json, 'w') as f:
+        json.dump({'rounds': args.rounds, 'tunables': args.tunables,
+                   'configs': CONFIGS, 'cpus': os.cpu_count(),
+                   'loadavg': load, 'benchmarks': records}, f, indent=1)
+        f.write('\n')
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
