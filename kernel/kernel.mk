@@ -10,6 +10,9 @@
 #                          bzImage built in $(BUILD)/linux-obj
 #   kernel-checkpatch      checkpatch.pl --strict on every patch
 #   vm-check               selftests in a TCG VM -> $(BUILD)/results/vm-check.sum
+#   vm-check-kernel        the same without VM_EXTRA_DIRS/VM_EXTRA_TESTS (the
+#                          series' own tests only, no glibc build needed)
+#                          -> $(BUILD)/results/vm-check-kernel.sum
 #   kernel-bench           futex-bench in the VM -> $(BUILD)/bench/kernel-futex.json
 #   kernel-patch-queue     prepare $(BUILD)/linux for editing (commit there)
 #   kernel-export-patches  write its commits back to kernel/patches + series
@@ -49,7 +52,7 @@ KERNEL_HOSTCC    ?= gcc
 KBENCH_ARGS      ?= -t 1,2,4 -r 3 -n 3 -l 10 -w 1 -f ww,pi,tp
 
 .PHONY: kernel kernel-tree kernel-checkpatch kernel-selftests kernel-lock-tests vm-check \
-	kernel-bench kernel-patch-queue kernel-export-patches kernel-lock-figures
+	vm-check-kernel kernel-bench kernel-patch-queue kernel-export-patches kernel-lock-figures
 
 kernel-tree:
 	@$(KERNEL_SCRIPTS)/prepare-tree.sh '$(LINUX_TARBALL)' \
@@ -80,13 +83,18 @@ kernel-lock-tests: kernel-selftests
 # The test list: TP selftests (every futex_lock_* / futex_unlock_* of the
 # tree), then the stock futex selftests, the lock tests, then
 # VM_EXTRA_TESTS.
-$(KERNEL_VMDIR)/tests.list: kernel-selftests kernel-lock-tests FORCE
-	@{ for f in $$(cd $(KERNEL_FUTEX_ST) && ls futex_lock_*.c futex_unlock_*.c | sed 's/\.c$$//'); do \
+KERNEL_TESTS_LIST = for f in $$(cd $(KERNEL_FUTEX_ST) && ls futex_lock_*.c futex_unlock_*.c | sed 's/\.c$$//'); do \
 		echo "$$f /tests/$$f"; done; \
-	  grep -v '^#' $(KERNEL_SRC)/vm/stock-tests; \
-	  grep -v '^#' $(KERNEL_SRC)/vm/lock-tests; \
+	  grep -v '^\#' $(KERNEL_SRC)/vm/stock-tests; \
+	  grep -v '^\#' $(KERNEL_SRC)/vm/lock-tests
+
+$(KERNEL_VMDIR)/tests.list: kernel-selftests kernel-lock-tests FORCE
+	@{ $(KERNEL_TESTS_LIST); \
 	  for t in $(VM_EXTRA_TESTS); do echo "extra/$$(basename $$t) $$t"; done; \
 	} > $@.tmp && mv $@.tmp $@
+
+$(KERNEL_VMDIR)/tests-kernel.list: kernel-selftests kernel-lock-tests FORCE
+	@{ $(KERNEL_TESTS_LIST); } > $@.tmp && mv $@.tmp $@
 
 vm-check: kernel-checkpatch $(KERNEL_VMDIR)/tests.list
 	@TPF_VM_TIMEOUT=$(VM_TEST_TIMEOUT) $(KERNEL_SCRIPTS)/mkinitramfs.sh \
@@ -97,6 +105,19 @@ vm-check: kernel-checkpatch $(KERNEL_VMDIR)/tests.list
 		'$(BUILD)/results/vm-check.log' '$(BUILD)/results/vm-check.sum' \
 		'$(VM_TIMEOUT)'; rc=$$?; \
 	$(PYTHON3) $(KERNEL_SCRIPTS)/lock-figures.py '$(BUILD)/results/vm-check.log' || true; \
+	exit $$rc
+
+# The kernel's own tests only: no glibc bundle, no VM_EXTRA_* (a quick
+# loop while working on the series).
+vm-check-kernel: kernel-checkpatch $(KERNEL_VMDIR)/tests-kernel.list
+	@TPF_VM_TIMEOUT=$(VM_TEST_TIMEOUT) $(KERNEL_SCRIPTS)/mkinitramfs.sh \
+		'$(KERNEL_VMDIR)/check-kernel.cpio.gz' '$(KERNEL_SRC)/vm/init' \
+		'$(KERNEL_VMDIR)/tests-kernel.list' '$(KERNEL_VMDIR)/tests'
+	@$(KERNEL_SCRIPTS)/run-vm.sh '$(KERNEL_IMAGE)' \
+		'$(KERNEL_VMDIR)/check-kernel.cpio.gz' '$(KERNEL_VMDIR)/tests-kernel.list' \
+		'$(BUILD)/results/vm-check-kernel.log' '$(BUILD)/results/vm-check-kernel.sum' \
+		'$(VM_TIMEOUT)'; rc=$$?; \
+	python3 $(KERNEL_SCRIPTS)/lock-figures.py '$(BUILD)/results/vm-check-kernel.log' || true; \
 	exit $$rc
 
 # The range lock and psrwlock figures of the last vm-check.
