@@ -262,21 +262,6 @@ tp_lock_user (pthread_mutex_t *mutex, int kind, pid_t tid,
   return tp_core_lock (&l, tid, clockid, abstime);
 }
 
-/* A normal mutex relocked by its owner, as reported by the kernel:
-   deadlock until the timeout, if any.  */
-static int
-tp_deadlock (clockid_t clockid, const struct __timespec64 *abstime)
-{
-  for (;;)
-    {
-      unsigned int never = 0;
-      int err = __futex_abstimed_wait64 (&never, 0, clockid, abstime,
-					 LLL_PRIVATE);
-      if (err == ETIMEDOUT || err == EINVAL || err == EOVERFLOW)
-	return err;
-    }
-}
-
 /* The kernel slow path: FUTEX_LOCK.  */
 static int
 tp_lock_kernel (pthread_mutex_t *mutex, int kind, pid_t tid,
@@ -316,7 +301,11 @@ tp_lock_kernel (pthread_mutex_t *mutex, int kind, pid_t tid,
 	case ETIMEDOUT:
 	  return ETIMEDOUT;
 	case EDEADLK:
-	  return tp_deadlock (clockid, abstime);
+	  /* A normal mutex relocked by its owner: deadlock.  */
+	case ESRCH:
+	case EPERM:
+	  /* See "Kernel path" in tp-wait.h.  */
+	  return tp_block_until_timeout (clockid, abstime);
 	case ENOMEM:
 	  /* See "Kernel path" in tp-wait.h.  */
 	  err = tp_kernel_retry_pause (clockid, abstime);

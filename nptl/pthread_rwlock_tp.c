@@ -460,6 +460,10 @@ tprw_lock_kernel (pthread_rwlock_t *rwlock, bool reader, clockid_t clockid,
 	case ENOSYS:
 	  atomic_store_relaxed (&tprw_kernel, -1);
 	  return 1;
+	case ESRCH:
+	case EPERM:
+	  /* See "Kernel path" in tp-wait.h.  */
+	  return tp_block_until_timeout (clockid, abstime);
 	default:
 	  /* EFAULT, EINVAL, EDEADLK (cannot happen: we checked
 	     __cur_writer).  */

@@ -410,7 +410,30 @@ tp_announce_and_wait (unsigned int *word, unsigned int v, int private)
    call sleeps a little first, bounded by the caller's timeout.  Falling
    back to the user-space protocol instead is not safe: its waiters
    sleep in FUTEX_WAIT, which the kernel path's FUTEX_UNLOCK does not
-   wake.  */
+   wake.
+
+   FUTEX_LOCK refuses, as FUTEX_LOCK_PI does, to take a word from an
+   owner it cannot vouch for: ESRCH for an owner that exited without
+   the robust list marking the word, that it cannot find, or that lives
+   in another PID namespace; EPERM for a word naming a kernel thread.
+   The lock is then lost for good, and the caller blocks until its
+   timeout (forever without one), as glibc does for a PI mutex in that
+   state; EDEADLK (a normal mutex relocked by its owner) likewise.  */
+
+/* Block until ABSTIME on CLOCKID, forever if it is NULL.  Returns
+   ETIMEDOUT, or EINVAL / EOVERFLOW for a bad timeout.  */
+static inline int
+tp_block_until_timeout (clockid_t clockid, const struct __timespec64 *abstime)
+{
+  for (;;)
+    {
+      unsigned int never = 0;
+      int err = __futex_abstimed_wait64 (&never, 0, clockid, abstime,
+					 FUTEX_PRIVATE);
+      if (err == ETIMEDOUT || err == EINVAL || err == EOVERFLOW)
+	return err;
+    }
+}
 
 /* Pause of a lock call after ENOMEM, ns.  */
 #define TP_KERNEL_RETRY_NS	1000000
