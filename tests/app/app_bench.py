@@ -27,7 +27,8 @@ programs:
   xz        compression of a fixed generated text (run-app.sh corpus)
             with two threads: seconds;
   sysbench  mutex, with one mutex and with the default 4096, 2, 4 and 8
-            threads: seconds (every thread does a fixed amount of work);
+            threads, and with one contended mutex (--mutex-loops=10):
+            seconds (every thread does a fixed amount of work);
             threads, --thread-locks=1 --thread-yields=100, 8 threads, for
             a fixed time: events per second;
   memcached -t 4 (the server on the fork's libc) under memcaslap (the
@@ -129,15 +130,23 @@ class Xz:
 
 class SysbenchMutex:
     """sysbench's total time: every thread locks a random one of
-    MUTEXES mutexes a fixed number of times."""
+    MUTEXES mutexes a fixed number of times.  CONTENDED: a short loop
+    between two locks (--mutex-loops=10 instead of 10000) and more of
+    them, so that the threads meet at the lock most of the time."""
     unit = 's'
     higher_is_better = False
 
-    def __init__(self, mutexes, threads):
+    def __init__(self, mutexes, threads, contended=False):
         self.args = ['sysbench', 'mutex', '--threads=%d' % threads,
-                     '--mutex-num=%d' % mutexes, 'run']
-        self.name = 'sysbench mutex --mutex-num=%d, %d threads' % (mutexes,
-                                                                  threads)
+                     '--mutex-num=%d' % mutexes]
+        self.name = 'sysbench mutex --mutex-num=%d' % mutexes
+        if contended:
+            locks = 1000000 if threads == 2 else 2000000
+            extra = ['--mutex-locks=%d' % locks, '--mutex-loops=10']
+            self.args += extra
+            self.name += ' ' + ' '.join(extra)
+        self.args.append('run')
+        self.name += ', %d threads' % threads
 
     def measure(self, runner, config):
         return parse_number(r'total time:\s*([0-9.]+)s',
@@ -224,6 +233,7 @@ class Memcached:
 def benchmarks(corpus):
     return ([Xz(corpus)]
             + [SysbenchMutex(m, t) for m in (1, 4096) for t in (2, 4, 8)]
+            + [SysbenchMutex(1, t, contended=True) for t in (2, 4, 8)]
             + [SysbenchThreads(8), Memcached()])
 
 
