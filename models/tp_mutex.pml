@@ -1,10 +1,11 @@
 /* Promela model of the TP mutex user-space protocol.
 
-   Models nptl/pthread_mutex_tp_lock.c, pthread_mutex_tp_unlock.c and
-   pthread_mutex_tp_trylock.c as they run on a kernel without
-   FUTEX_LOCK/FUTEX_UNLOCK (the user-space protocol), for a non-robust,
-   non-recursive mutex.  Transition names (T0..T3, U0..U2, H1..H5) and
-   invariants (I1..I8) are those of the design comment at the top of
+   Models nptl/pthread_mutex_tp_lock.c, pthread_mutex_tp_unlock.c,
+   pthread_mutex_tp_trylock.c and their core, sysdeps/nptl/tp-core.h,
+   as they run on a kernel without FUTEX_LOCK/FUTEX_UNLOCK (the
+   user-space protocol), for a non-robust, non-recursive mutex.
+   Transition names (T0..T3, U0..U2, H1..H5) and invariants (I1..I8)
+   are those of the design comment at the top of
    pthread_mutex_tp_lock.c; every step below names the C function and
    transition it stands for.  Keep the two in step.
 
@@ -56,13 +57,13 @@
      BROKEN_U2_WAKE1    U2 wakes one waiter instead of all (I5)
      BROKEN_H2_BLIND    requester withdraws even if granted (breaks I4)
      BROKEN_NO_H3       unlocker ignores the registration (no hand-off)
-     BROKEN_WITHDRAW_NO_T3  tp_withdraw sleeps on the word as loaded,
-                        without T3 (the C code before the fix; loses a
+     BROKEN_WITHDRAW_NO_T3  tp_core_withdraw sleeps on the word as
+                        loaded, without T3 (the C code before the fix; loses a
                         wake-up with DEATH)
    Extension:
      DEATH      one granting unlocker may die between H3 and U2 (I8: a
                 robust, process-shared mutex); exercises H5 and the
-                dropped-grant path of tp_withdraw
+                dropped-grant path of tp_core_withdraw
 */
 
 #ifndef NT
@@ -254,7 +255,7 @@ sleep_loop:
   fi;
   goto sleep_loop;                              /* 0, EAGAIN, EINTR */
 
-  /* tp_withdraw.  */
+  /* tp_core_withdraw.  */
 withdraw:
 #ifndef BROKEN_H2_BLIND
   atomic {                                      /* H2: CAS tid -> 0 */
@@ -284,8 +285,8 @@ wd_loop:
   :: else -> skip
   fi;
 #ifndef BROKEN_WITHDRAW_NO_T3
-  /* tp_withdraw: announce W (T3, CAS from V, retry on failure) before
-     sleeping, as tp_lock_user_sleep does (I2); sleep on V|W.  */
+  /* tp_core_withdraw: announce W (T3, CAS from V, retry on failure)
+     before sleeping, as tp_core_sleep does (I2); sleep on V|W.  */
   if
   :: (v & WBIT) == 0 ->
        atomic {
@@ -314,7 +315,7 @@ acquired:
   /* __pthread_mutex_tp_unlock: U0, CAS tid -> 0.  */
   atomic { if :: word == me -> word = 0; goto next_round :: else -> skip fi };
 
-  /* tp_release_user.  */
+  /* tp_core_release.  */
   v = word;                                     /* relaxed load */
   assert (TID (v) == me && (v & WBIT) != 0);    /* U0 failed: only W added */
   if

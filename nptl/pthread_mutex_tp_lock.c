@@ -145,7 +145,7 @@
        lock), and one whose thread no longer exists (tgkill/tkill with
        signal 0 fails with ESRCH) is stale.  It drops it and releases
        normally (U1).  A requester whose registration was dropped while
-       it waits for its grant accepts a free word as well (tp_withdraw).
+       it waits for its grant accepts a free word as well (tp_core_withdraw).
        Limitation: for a robust mutex created process-private, the check
        cannot tell the parent's threads from the child's and a stale
        registration survives in the child after fork.
@@ -202,7 +202,7 @@
      or U2 of the previous owner, so the critical sections are ordered.
    - U0 CAS and U1 exchange with release MO: pair with T0/T1/T2.
    - U2 CAS with release MO: pairs with the acquire load of the word by
-     the requester in its wait loop (tp_lock_user_sleep / tp_withdraw).
+     the requester in its wait loop (tp_core_sleep / tp_core_withdraw).
    - T3 CAS relaxed: it publishes nothing; FUTEX_WAIT re-checks the value
      atomically with queueing, and the kernel orders FUTEX_WAKE after the
      unlocker's store (the usual futex argument, as for lll_lock).

@@ -86,7 +86,7 @@ check tp_mutex/handoff-liveness-2t tp_mutex ltl ok \
 check tp_mutex/handoff-liveness-3t tp_mutex ltl ok \
   -DNT=3 -DNITER=0 -DLIVENESS -DTIMED_MASK=12 -DTRY_MASK=8 -DNO_BACKOFF
 # The granting unlocker dies between H3 and U2 (I8): exercises H5 and
-# the dropped-grant path of tp_withdraw, which must do T3 before it
+# the dropped-grant path of tp_core_withdraw, which must do T3 before it
 # sleeps (README, "Findings" 1); the mutant sleeps without T3, as the C
 # code did before the fix, and loses the wake-up.
 check tp_mutex/death tp_mutex safety ok \

@@ -76,7 +76,7 @@ tp_core_withdraw (const struct tp_lock_ref *l, pid_t tid, int err)
 	  tp_handoff_clear (handoff, tid);
 	  return (v & FUTEX_OWNER_DIED) ? EOWNERDEAD : 0;
 	}
-      /* T3 before sleeping, as in tp_lock_user_sleep: if the grant was
+      /* T3 before sleeping, as in tp_core_sleep: if the grant was
 	 dropped, only an unlock that sees W (I2) will wake us when the
 	 word comes free.  */
       tp_announce_and_wait (word, v, l->private);
