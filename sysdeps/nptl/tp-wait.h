@@ -472,6 +472,8 @@ tp_kernel_unlock (unsigned int *word, int op)
   long int r;
   while ((r = tp_futex_syscall (word, op, NULL)) == -EAGAIN)
     tp_spin_relax ();
+  /* Restore what tp_spin_relax changed (the SMT priority on POWER).  */
+  tp_spin_done ();
   return r;
 }
 
