@@ -157,9 +157,14 @@
    - R0 CAS, R1 exchange and R2 CAS, release: pair with A0/A1 and with
      the requester's acquire load of the word.
    - A2 relaxed: it publishes nothing; FUTEX_WAIT re-checks the value.
-   - HAND relaxed except: H3 (grant) is release and the reader requester
-     reads HAND with acquire before it relies on the grant, though the
-     ordering it needs already comes from its acquire load of the word.
+   - HAND relaxed, as the mutex's hand-off word (tp-wait.h): a reader
+     requester relies on a grant only together with TPRW_SHARED in a
+     word it loaded with acquire, and the word is reader-owned then only
+     by R2 (release) or by the releasing last reader, whose read section
+     need not be ordered before ours; a writer requester's grant is its
+     TID in the word, stored by R2 (release).  H2 and H3 are RMWs of
+     HAND, so exactly one succeeds (I4).  The spinner bit is set and
+     cleared by relaxed RMWs that keep the other bits.
    - Kernel calls: the kernel's cmpxchg on the word is a full barrier; an
      acquire fence after FUTEX_LOCK/FUTEX_LOCK_SHARED returns makes the
      pairing explicit, and the SU CAS before FUTEX_UNLOCK_SHARED is
