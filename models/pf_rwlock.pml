@@ -2,15 +2,13 @@
 
    Words as in the C design comment: RIN (PRES bit 0, PHID bit 1, RWAIT
    bit 2, reader count above), ROUT (WDRAIN bit 0, DRAIN_ABANDONED bit
-   1, exit count above), WIN (next ticket, step 2) and WOUT (turn, WWAIT
-   bit 0).  The counts are scaled down (RIN count in bits 3-7, ROUT
-   count in bits 2-7) and wrap like the C counts do (modulo 2^5 and 2^6
-   here, 2^24 in C).  Step names refer to the C functions
-   (pf_take_ticket, pf_wait_turn, pf_start_phase, pf_drain,
-   pf_pass_turn, pf_phase_end, pf_rdlock_slow, pf_rd_retract,
-   pf_drain_abandon, pf_drain_complete; "pf_reader_unlock" is the reader
-   branch of __pthread_rwlock_pf_unlock), invariants to I1..I6 and
-   M1..M8 of the C comment.
+   1, exit count above) and the writer role WROLE.  The counts are
+   scaled down (RIN count in bits 3-7, ROUT count in bits 2-7) and wrap
+   like the C counts do (modulo 2^5 and 2^6 here, 2^24 in C).  Step
+   names refer to the C functions (pf_role_lock, pf_role_unlock,
+   pf_start_phase, pf_drain, pf_phase_end, pf_rdlock_slow,
+   pf_rd_retract, pf_drain_abandon, pf_drain_complete,
+   pf_reader_unlock), invariants to I1..I4 and M1..M6 of the C comment.
 
    Abstractions (see models/README):
    - Sequential consistency; each C atomic is one Promela step.
@@ -18,17 +16,16 @@
      FUTEX_WAKE 1 wakes one queued thread chosen nondeterministically,
      FUTEX_WAKE INT_MAX all of them.  Spinning is not modelled (a spin
      is a re-load, which the sleep loop already does).
-   - pf_take_ticket is an atomic fetch-add: with NW <= 32 writers the
-     queue bound of I3 never blocks.
-   - Writer timeouts: cases (c) and (d) fully (case (d): the drain is
-     abandoned, PF_DRAIN_ABANDONED replaces WDRAIN, the phase stays on
-     and the reader that completes the drain ends it); case (b) only by
-     retracting the last ticket (WIN == T + 2).  The abandonment bitmap
-     WAB (I4, M4) is not modelled: its store-buffering argument needs
-     the seq_cst fences of a weak memory model to mean anything, and
-     with SC it is a plain RMW race.  Case (a) cannot happen.
-   - trywrlock, tryrdlock and EDEADLK detection are not modelled
-     (trywrlock gives up a phase with pf_drain_abandon, as case (d)).
+   - The writer role is an abstract lock: taken atomically when free,
+     a blocking wait otherwise, and a timed writer may give up waiting
+     at any moment (case (a)).  Its protocol (spin, sleep, hand-off,
+     withdrawal) is the TP mutex's, checked by tp_mutex.pml.
+   - Writer timeouts: cases (a), (b) and (c) fully (case (c): the drain
+     is abandoned, PF_DRAIN_ABANDONED replaces WDRAIN, the phase stays
+     on and the reader that completes the drain ends it).
+   - trywrlock, tryrdlock, the reader limit (G6, the counts are scaled
+     down) and EDEADLK detection are not modelled (trywrlock gives up a
+     phase with pf_drain_abandon, as case (c)).
 
    Configuration: NR readers, NW writers, NITER rounds each;
    RTIMED/WTIMED: masks, bit i set: reader i / writer i (counting the
@@ -41,9 +38,11 @@
      BROKEN_PF_NOWAKE         the writer's unlock does not wake RIN
      BROKEN_PF_READER_RETRY   a reader that meets a writer phase backs
                               out and retries after it (not phase fair)
-     BROKEN_PF_ABANDON_ENDS_PHASE  case (d) as before the fix: the
-                              writer clears WDRAIN, passes the turn and
+     BROKEN_PF_ABANDON_ENDS_PHASE  case (c) as before the fix: the
+                              writer clears WDRAIN, releases the role and
                               ends its phase itself (PHID ABA, deadlock)
+     BROKEN_PF_IGNORE_PRES    the holder of the role starts its phase
+                              without waiting for the previous one to end
 */
 
 #ifndef NR
@@ -74,13 +73,10 @@
 #define WDRAIN 1
 #define ABANDONED 2     /* PF_DRAIN_ABANDONED */
 #define ROINC 4
-/* WOUT */
-#define WWAIT 1
-#define TICKET 2
+byte rin = 0, rout = 0;
+byte wrole = 0;                        /* 0 free, else the holder + 1 */
 
-byte rin = 0, rout = 0, win = 0, wout = 0;
-
-bool qrin[NP], qrout[NP], qwout[NP];   /* FUTEX_WAIT queues */
+bool qrin[NP], qrout[NP];              /* FUTEX_WAIT queues */
 
 byte readers_in = 0, writers_in = 0;
 byte gphase = 0;
@@ -178,8 +174,8 @@ cs:
        WAKE_ONE (qrout)
   :: (n & ABANDONED) != 0 && (n / ROINC) == 0 ->
        /* pf_reader_unlock: last reader of an abandoned drain ends the
-          phase (pf_drain_complete, I6).  First clear ABANDONED
-          (fetch_and, M8), then pf_phase_end: clear PRES and RWAIT
+          phase (pf_drain_complete, I4).  First clear ABANDONED
+          (fetch_and, M6), then pf_phase_end: clear PRES and RWAIT
           (release, M1), wake all of RIN.  */
        rout = rout & ~ABANDONED;
        atomic { r = rin; rin = rin & ~(PRES | RWAIT) };
@@ -197,38 +193,20 @@ done:
 
 proctype writer (byte me)
 {
-  byte t, o, r, n, a, k_, myphase, round = 0;
+  byte o, r, n, a, k_, myphase, round = 0;
   bool timed = ((WTIMED >> (me - NR)) & 1);
 
 next:
   if :: round >= NITER -> goto done :: else -> round++ fi;
 
-  /* pf_take_ticket (the queue is never full, see above).  */
-  atomic { t = win; win = win + TICKET };
-
-  /* pf_wait_turn: until WOUT == T (acquire, M3).  */
-turn_loop:
-  o = wout;
-  if :: (o & ~WWAIT) == t -> goto start :: else -> skip fi;
+  /* pf_role_lock (T0, then tp_core_lock; acquire, M3).  */
   if
-  :: (o & WWAIT) == 0 ->
-       atomic {
-         if :: wout == o -> wout = o | WWAIT; o = o | WWAIT
-         :: else -> goto turn_loop
-         fi
-       }
-  :: else -> skip
-  fi;
-  WAIT_ON (wout, qwout, o, turn_loop);
-  if
-  :: !qwout[me] -> goto turn_loop
-  :: atomic { timed && qwout[me] && win == t + TICKET ->
-              qwout[me] = 0; win = t };             /* case (b): retract */
-       goto next
+  :: atomic { wrole == 0 -> wrole = me + 1 }
+  :: timed -> goto next                           /* case (a) */
   fi;
 
   /* pf_start_phase: once PRES is clear, set it, flip PHID, zero the
-     count (I1); then ROUT -= A (I2).  */
+     count (I1); then ROUT -= A (pf_hand_over, I2).  */
 start:
   r = rin;                                          /* relaxed load */
 phase_loop:
@@ -241,11 +219,17 @@ phase_loop:
               /* An abandoned drain ends its phase (clears PRES) only
                  after clearing DRAIN_ABANDONED.  */
               assert ((rout & (WDRAIN | ABANDONED)) == 0);
+              assert (wrole == me + 1);             /* I1 */
               gphase++; myphase = gphase
          :: else -> r = rin; goto phase_loop
          fi
        }
   :: else ->
+#ifdef BROKEN_PF_IGNORE_PRES
+       atomic { rin = ((rin & PHID) ^ PHID) | PRES; r = 0;
+                gphase++; myphase = gphase };
+       goto handed
+#endif
        if
        :: (r & RWAIT) == 0 ->
             atomic {
@@ -259,12 +243,15 @@ phase_loop:
        if
        :: !qrin[me] -> goto start
        :: atomic { timed && qrin[me] -> qrin[me] = 0 };
-            goto pass_c                             /* case (c) */
+            goto give_up                            /* case (b) */
        fi
   fi;
+#ifdef BROKEN_PF_IGNORE_PRES
+handed:
+#endif
   a = r / RINC;
   if
-  :: a != 0 -> rout = rout - a * ROINC               /* relaxed RMW, M7 */
+  :: a != 0 -> rout = rout - a * ROINC               /* relaxed RMW, M5 */
   :: else -> skip
   fi;
 
@@ -296,11 +283,11 @@ drain_loop:
   :: atomic { timed && qrout[me] -> qrout[me] = 0 };
 #ifndef BROKEN_PF_ABANDON_ENDS_PHASE
        /* pf_drain timeout: CAS WDRAIN->ABANDONED (pf_drain_abandon, a
-          CAS loop in C, one RMW here; I5, I6).  If the count is already
+          CAS loop in C, one RMW here; I3, I4).  If the count is already
           0 the drain completed: clear WDRAIN and own the lock (in C a
           load and a fetch_and; nobody else writes ROUT then).
           Otherwise replace WDRAIN by DRAIN_ABANDONED and give up (case
-          (d)): pass the turn only; the phase stays on (PRES, PHID
+          (c)): release the role only; the phase stays on (PRES, PHID
           unchanged) until the last reader ends it.  */
        atomic {
          if
@@ -308,10 +295,10 @@ drain_loop:
          :: else -> rout = (rout & ~WDRAIN) | ABANDONED
          fi
        };
-       goto pass_c                                  /* ETIMEDOUT */
+       goto give_up                                 /* ETIMEDOUT */
 #else
-       rout = rout & ~WDRAIN;                       /* old case (d): I5 */
-       goto unlock                                  /* pass, phase end */
+       rout = rout & ~WDRAIN;                       /* old case (c): I3 */
+       goto unlock                                  /* role, phase end */
 #endif
   fi;
 #endif
@@ -332,20 +319,18 @@ wcs:
   writers_in--;
 
 unlock:
-  /* __pthread_rwlock_pf_unlock, writer: pf_pass_turn, then
-     pf_phase_end.  */
-  atomic { o = wout; wout = t + TICKET };           /* release, M3 */
-  if :: (o & WWAIT) != 0 -> WAKE_ALL (qwout) :: else -> skip fi;
+  /* __pthread_rwlock_pf_unlock, writer: pf_role_unlock (release, M3),
+     then pf_phase_end.  */
+  wrole = 0;
   atomic { o = rin; rin = rin & ~(PRES | RWAIT) };  /* release, M1 */
 #ifndef BROKEN_PF_NOWAKE
   if :: (o & RWAIT) != 0 -> WAKE_ALL (qrin) :: else -> skip fi;
 #endif
   goto next;
 
-pass_c:
-  /* Cases (c) and (d): pf_pass_turn only.  */
-  atomic { o = wout; wout = t + TICKET };
-  if :: (o & WWAIT) != 0 -> WAKE_ALL (qwout) :: else -> skip fi;
+give_up:
+  /* Cases (b) and (c): pf_role_unlock only.  */
+  wrole = 0;
   goto next;
 
 done:

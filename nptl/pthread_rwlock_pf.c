@@ -25,10 +25,12 @@
 #include <pthread_rwlock_pf.h>
 #include <tp-spin.h>
 #include <tp-wait.h>
+#include <tp-core.h>
 
-/* A phase-fair reader/writer lock after the PF-T ticket lock of
-   Brandenburg and Anderson, extended with futex sleeping, timeouts and
-   process sharing.
+/* A phase-fair reader/writer lock after the PF-T lock of Brandenburg
+   and Anderson, extended with futex sleeping, timeouts and process
+   sharing, whose writers compete for the writer role (a TP lock)
+   instead of taking tickets.
 
    Guarantees
    ----------
@@ -41,28 +43,40 @@
        arrive later do not delay it.  When a writer phase ends, every
        reader that waits for it is released at once (one FUTEX_WAKE of
        all sleepers).
-   G3. Writers are served in the order in which they took a ticket
-       (FIFO), see the queue bound under "Abandonment" below.  A writer
-       waits for at most the readers present when its phase starts, so a
-       continuous stream of readers cannot starve it.
+   G3. Bounded writer wait.  Writers compete for the writer role, a TP
+       lock (tp-core.h) with the TP mutex's spin, wake and hand-off
+       policy: the role stays with writers that are running, and a
+       writer that has waited longer than the hand-off threshold
+       (glibc.pthread.mutex_tp_handoff_us) registers and is handed the
+       role by the next release (the TP mutex's G3 and I7; one
+       registration at a time).  Holding the role, a writer waits for
+       the end of the previous writer phase and then for at most the
+       readers present when its own phase starts, so a continuous stream
+       of readers cannot starve it.  Writers are not served in arrival
+       order: strict order makes every writer wait for the one thread
+       whose turn it is, which on a machine with more threads than
+       processors is often not running.
    G4. Timed and clock variants return ETIMEDOUT promptly on both
        CLOCK_REALTIME and CLOCK_MONOTONIC.  A timed-out reader, or a
-       writer that times out in the queue, leaves the lock as if it had
-       never arrived (no stalled queue).  A writer that times out while
-       its phase drains the previous readers leaves the phase to end when
-       they have left (case (d), I6), as if it had taken the lock and
-       released it at once.
+       writer that times out before its phase starts, leaves the lock as
+       if it had never arrived.  A writer that times out while its phase
+       drains the previous readers leaves the phase to end when they
+       have left (I4), as if it had taken the lock and released it at
+       once.
    G5. No pointers in the lock: PTHREAD_PROCESS_SHARED works; futex
        operations use FUTEX_SHARED then.
+   G6. At most 2^23 - 1 readers may hold the lock at once, and at most
+       2^23 - 1 wait for one writer phase to end; a read lock beyond
+       that fails with EAGAIN and changes nothing.
 
    Not provided: recursive read locking (a reader that read-locks again
    while a writer waits deadlocks, because the writer waits for the first
    read lock and the second waits for the writer; as for
    PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP; likewise while the phase
-   of a writer that timed out in its drain is still on), cancellation points,
-   elision.  A writer that read-locks what it write-locked gets EDEADLK, a
-   writer that write-locks it again gets EDEADLK (via __cur_writer, as the
-   upstream kinds).
+   of a writer that timed out in its drain is still on), cancellation
+   points, elision.  A writer that read-locks what it write-locked gets
+   EDEADLK, a writer that write-locks it again gets EDEADLK (via
+   __cur_writer, as the upstream kinds).
 
    Words
    -----
@@ -85,69 +99,51 @@
 	     bits 2-7  zero
 	     bits 8-31 reader exits, minus the readers handed over by every
 		       writer phase (modulo 2^24, see I2)
-     WIN   = __writers        next writer ticket; tickets step by
-			      PF_TICKET (2), bit 0 is always zero
-     WOUT  = __writers_futex  ticket being served (the "turn"); bit 0 is
-			      PF_WWAIT, somebody may sleep on WOUT
-     WAB   = __pad3           abandoned-ticket bitmap: bit (T / 2) % 32
-			      set means that ticket T timed out and must be
-			      skipped
+     WROLE = __writers_futex  the writer role: 0 free, else the holder's
+			      TID, with FUTEX_WAITERS when a writer may
+			      sleep on it (the TP lock word of tp-core.h)
+     WHO   = __writers        the writer role's hand-off word (layout in
+			      tp-wait.h)
      __cur_writer             TID of the writer in its critical section
-     __pad4                   unused, zero
-
-   States (of RIN's low bits, WOUT and WIN)
-
-     #  PRES  WOUT vs WIN  meaning
-     1  0     WOUT == WIN  idle or read phase, no writer
-     2  0     WOUT != WIN  a writer holds the turn and is about to start
-			   its phase (or the previous one is ending it)
-     3  1     WOUT != WIN  writer phase: the turn holder drains the
-			   readers of the previous read phase (ROUT count
-			   != 0) or is in its critical section
+     __pad3, __pad4           unused, zero
 
    Transitions
-     reader arrives   RIN += RINC; in state 3 it waits until RIN's
+     reader arrives   RIN += RINC; if PRES was set it waits until RIN's
 		      PRES/PHID bits differ from what it saw.
      reader leaves    ROUT += RINC (release); wakes the writer if it was
 		      the last one the writer waits for.
-     writer arrives   takes ticket T (WIN += 2), waits until WOUT == T
-		      (state 2), then, once PRES is clear, one CAS on RIN
-		      sets PRES, flips PHID and zeroes the count A; ROUT -=
-		      A*RINC; waits until ROUT's count is 0 (state 3).
-     writer leaves    passes the turn (WOUT = next live ticket), then
-		      clears PRES and RWAIT in RIN (release) and wakes all
-		      of RIN's sleepers: back to state 1 or 2.
+     writer arrives   takes the role (tp-core.h: spin, sleep, hand-off),
+		      then, once PRES is clear, one CAS on RIN sets PRES,
+		      flips PHID and zeroes the count A; ROUT -= A*RINC;
+		      waits until ROUT's count is 0.
+     writer leaves    releases the role, then clears PRES and RWAIT in
+		      RIN (release) and wakes all of RIN's sleepers.
 
    Invariants
    ----------
-   I1. Only the turn holder (the thread whose ticket equals WOUT) sets
-       PRES, while it holds the turn.  PRES is cleared once per phase:
-       by the writer that set it, after it passed the turn on, or, if
-       that writer abandoned its drain, by the reader whose exit
-       completes the drain (I6).  PF_RWAIT implies PF_PRES.
+   I1. Only the holder of the role sets PRES, while it holds the role.
+       PRES is cleared once per phase: by the writer that set it, after
+       it released the role, or, if that writer abandoned its drain, by
+       the reader whose exit completes the drain (I4).  PF_RWAIT implies
+       PF_PRES.  The role itself is a TP lock: its word holds the TID of
+       its holder, set and cleared only by that thread or by the release
+       that hands it over (the TP mutex's I1..I8).
    I2. count(RIN) - count(ROUT) (modulo 2^24) equals the number of
        readers that have added to RIN and not yet left (admitted readers
        inside their critical section plus readers waiting for a writer
        phase to end).  Readers add RINC to RIN on arrival and to ROUT on
-       leaving, a reader that gives up waiting subtracts RINC from RIN,
-       and a writer starting its phase subtracts the same A from both.
-       Hence, when a writer has started its phase, ROUT's count is minus
-       the number of readers still inside, and it reaches 0 exactly when
-       the last of them has left.  At most 2^23 readers may be inside or
-       waiting at once.
-   I3. Tickets: WOUT <= WIN (in ticket order, modulo 2^32), WIN - WOUT <
-       32 * PF_TICKET at all times (the queue bound, enforced when a
-       ticket is taken), so the 32 pending tickets have distinct bits in
-       WAB.
-   I4. A bit of WAB is set only by the owner of a pending ticket that
-       timed out, and cleared exactly once: by the turn holder that skips
-       the ticket or by the owner itself if it finds it was handed the
-       turn.  Whoever clears it (the RMW that sees the bit set) passes
-       the turn on.
-   I5. PF_WDRAIN is set only by the turn holder during its drain and
+       leaving, a reader that gives up waiting (or finds the lock full,
+       G6) subtracts RINC from RIN, and a writer starting its phase
+       subtracts the same A from both.  Hence, when a writer has started
+       its phase, ROUT's count is minus the number of readers still
+       inside, and it reaches 0 exactly when the last of them has left.
+       The reader limit G6 keeps that number below 2^24 (fewer than 2^23
+       inside, fewer than 2^23 waiting), so the difference is never
+       ambiguous.
+   I3. PF_WDRAIN is set only by the role holder during its drain and
        cleared by it before it enters its critical section, or replaced
        by PF_DRAIN_ABANDONED in the same RMW when it gives up.
-   I6. A writer phase ends only when its drain is complete (ROUT's count
+   I4. A writer phase ends only when its drain is complete (ROUT's count
        is 0): the writer that completed it unlocks, or, if the writer
        abandoned the drain, the reader whose exit brings the count to 0
        clears PF_DRAIN_ABANDONED and ends the phase.  Exactly one reader
@@ -158,18 +154,18 @@
 
    Phase fairness
    --------------
-   A reader R arriving in state 3 saw bits W = PRES|PHID of writer phase
-   P in its RIN RMW, so R is not in P's drain count: P never waits for R.
-   P ends by clearing PRES (RIN's low bits change from W), and R
-   proceeds.  The next writer P' sets PRES with PHID flipped, so the low
-   bits differ from W whether or not R saw the gap between P and P'; R
-   was counted in RIN before P' zeroed the count, so P' waits for R
-   (I2), and P' does not end before R has left, even if its writer
-   gives up (I6): PHID cannot flip back to R's value while R waits.
-   Hence R waits for at most one writer phase.  A writer W whose
-   turn comes waits for the readers counted in RIN at its CAS, all of
-   whom arrived before W started its phase; every later reader waits for
-   W (G3).  Writers among themselves are ordered by tickets.
+   A reader R arriving while writer phase P is on saw bits W =
+   PRES|PHID of P in its RIN RMW, so R is not in P's drain count: P
+   never waits for R.  P ends by clearing PRES (RIN's low bits change
+   from W), and R proceeds.  The next writer P' sets PRES with PHID
+   flipped, so the low bits differ from W whether or not R saw the gap
+   between P and P'; R was counted in RIN before P' zeroed the count, so
+   P' waits for R (I2), and P' does not end before R has left, even if
+   its writer gives up (I4): PHID cannot flip back to R's value while R
+   waits.  Hence R waits for at most one writer phase.  A writer whose
+   phase starts waits for the readers counted in RIN at its CAS, all of
+   whom arrived before; every later reader waits for its phase.  Among
+   themselves writers compete for the role (G3).
 
    Memory order (each atomic and its partner)
    ------------------------------------------
@@ -182,38 +178,47 @@
        acquire load of ROUT in pf_drain (and in trywrlock), so read
        critical sections happen before the next write critical section
        (RMWs by other readers continue the release sequence).
-   M3. Passing the turn (exchange on WOUT) is release; it pairs with the
-       acquire load of WOUT in pf_wait_turn and trywrlock, so a write
-       critical section happens before the next writer's.
-   M4. Abandonment uses a store-buffering pattern: the turn holder
-       publishes ticket N in WOUT, then reads N's bit in WAB; the owner of
-       N sets its bit in WAB, then reads WOUT.  A seq_cst fence between
-       the two steps on both sides guarantees that at least one sees the
-       other's store; the fetch_and on WAB then decides which of the two
-       passes the turn (I4).  The fetch_and is acquire so that the skipper
-       synchronizes with the ticket taken by the abandoner (needed for
-       the WOUT-before-WIN load order in pf_take_ticket, M6).
-   M5. Futex flags (RWAIT in RIN, WDRAIN in ROUT, WWAIT in WOUT) are set
-       by a relaxed CAS from the very value the waiter then passes to
-       futex_wait, and cleared by the RMW that changes the condition;
-       since both are RMWs on the futex word itself, the waker either
-       sees the flag and wakes, or the waiter's CAS or futex_wait sees
-       the changed word.  No ordering with other locations is needed.
-   M6. pf_take_ticket loads WOUT (acquire) before WIN: whoever published
-       WOUT = S happens after the taking of every ticket below S (M3,
-       M4), so the WIN read is >= S and WIN - S is a true queue length,
-       never a wrapped-around negative one.
-   M7. The fetch_sub on ROUT that hands the count over is relaxed: it
-       only counts; what is counted is fixed by RIN's modification order,
-       and the writer's critical section is ordered after readers by M2.
+   M3. The writer role is taken with acquire and released with release
+       MO (tp-core.h, the TP mutex's memory-order notes), so a write
+       critical section happens before the next writer's whatever RIN
+       does.  The role carries nothing else: the phase itself is ordered
+       by M1, M2 and M6.
+   M4. Futex flags (RWAIT in RIN, WDRAIN in ROUT) are set by a relaxed
+       CAS from the very value the waiter then passes to futex_wait, and
+       cleared by the RMW that changes the condition; since both are
+       RMWs on the futex word itself, the waker either sees the flag and
+       wakes, or the waiter's CAS or futex_wait sees the changed word.
+       No ordering with other locations is needed.
+   M5. The fetch_sub on ROUT that hands the count over (pf_hand_over)
+       counts; what is counted is fixed by RIN's modification order, and
+       the writer's critical section is ordered after readers by M2.  It
+       is release only for the reader limit (G6), which estimates the
+       readers present from the RIN value of the reader's arrival and a
+       relaxed load of ROUT, while no writer phase is on (during one,
+       only RIN's count, the readers waiting for it, is limited).  The
+       estimate can be far off: exits of readers that arrived later make
+       it wrap below zero, and a ROUT that already has a hand-over that
+       the RIN value predates makes it too high by the whole handed-over
+       count.  So an estimate over the limit is counted again
+       (pf_readers_full_recheck) from an acquire load of ROUT and then a
+       load of RIN, which pairs with the hand-over's release: if the ROUT
+       load read the hand-over (or a later exit, which continues its
+       release sequence), the RIN load sees the phase bits that the
+       hand-over's CAS changed, and the recheck gives up; if the bits are
+       unchanged, there is no hand-over newer than the arrival in either
+       value, and each exit in ROUT is of a reader counted in the later
+       RIN, so the count errs only upwards, by the readers that arrive
+       between the two loads.  The bits cannot return to the old value
+       while the reader is counted: the phase that changed them waits
+       for it (I4).
        __cur_writer is relaxed as in pthread_rwlock_common.c.
-   M8. The writer's CAS on RIN that starts its phase is acquire; it
+   M6. The writer's CAS on RIN that starts its phase is acquire; it
        pairs with the release RMW of pf_phase_end, so that everything
        before the end of the previous phase, in particular the clearing
        of PF_DRAIN_ABANDONED by the reader that ended an abandoned phase
        (relaxed, before its pf_phase_end), precedes our accesses to
        ROUT.  Setting PF_DRAIN_ABANDONED is relaxed: it publishes
-       nothing but itself (I6 is about one word's modification order).
+       nothing but itself (I4 is about one word's modification order).
 
    Timeouts and abandonment
    ------------------------
@@ -223,39 +228,32 @@
    and returns 0 (POSIX permits success despite expiry).  This keeps I2.
 
    A writer may time out
-   (a) while waiting for a free queue slot: it holds nothing;
-   (b) while waiting for its turn with ticket T: if T is the last ticket
-       (WIN == T + 2) it retracts it with a CAS on WIN; otherwise it sets
-       T's bit in WAB and, after the M4 fence, checks WOUT: if it was
-       handed the turn and still owns the bit, it clears the bit and
-       passes the turn on itself; otherwise the turn holder that reaches
-       T skips it.  Nobody ever waits for an abandoned ticket;
-   (c) holding the turn, before starting its phase: it passes the turn;
-   (d) during its drain: if the drain completed meanwhile it owns the
+   (a) while waiting for the role: the TP core withdraws its hand-off
+       registration, unless it was granted the role meanwhile (then it
+       holds the role and goes on as in (b));
+   (b) holding the role, before starting its phase: it releases the
+       role;
+   (c) during its drain: if the drain completed meanwhile it owns the
        lock and returns 0; otherwise it replaces WDRAIN by
-       PF_DRAIN_ABANDONED and passes the turn, but leaves PRES set: the
-       last reader of the drain ends the phase (I6).  Ending it at once
-       would let the next writers flip PHID back to the value that a
-       reader of this phase, not yet scheduled, still waits to see
+       PF_DRAIN_ABANDONED and releases the role, but leaves PRES set:
+       the last reader of the drain ends the phase (I4).  Ending it at
+       once would let the next writers flip PHID back to the value that
+       a reader of this phase, not yet scheduled, still waits to see
        change, and that reader and the writer waiting for it would wait
        for each other forever (found by models/pf_rwlock.pml).
    trywrlock gives up a phase in which it finds readers the same way.
-   The bound: at most 32 writers hold tickets; a 33rd waits unordered,
-   without a ticket, for a slot (on WOUT, with its timeout).  So FIFO
-   order holds among the first 32 waiting writers; writers beyond that
-   enter the queue in the order they win the race for a freed slot.
-   The bound never blocks a timeout.
 
-   Destruction: pf_phase_end's RMW on RIN is the last store of an
-   unlock; only futex_wake calls follow, which are harmless on a
-   destroyed or reused word.  Readers' last store is their ROUT RMW,
-   except for the reader that ends an abandoned phase, whose last store
-   is the pf_phase_end RMW that lets the next owners in.
+   Destruction: pf_phase_end's RMW on RIN is the last store of a write
+   unlock (the role is released before it); only futex_wake calls
+   follow, which are harmless on a destroyed or reused word.  Readers'
+   last store is their ROUT RMW, except for the reader that ends an
+   abandoned phase, whose last store is the pf_phase_end RMW that lets
+   the next owners in.
 
    Wake-ups: all sleepers on RIN (readers of the ending writer phase and
-   the next writer waiting for PRES to clear) are woken together; all
-   sleepers on WOUT are woken when the turn passes (the futex cannot
-   target one ticket; the queue is at most 32 deep).  */
+   the role holder waiting for PRES to clear) are woken together; the
+   role wakes one waiting writer per release, or the one it hands the
+   role to (tp-core.h).  */
 
 
 /* RIN.  */
@@ -265,30 +263,22 @@
 #define PF_WBITS	(PF_PRES | PF_PHID)
 #define PF_COUNT_SHIFT	8
 #define PF_RINC		(1u << PF_COUNT_SHIFT)
+#define PF_COUNT_MASK	(UINT_MAX >> PF_COUNT_SHIFT)
+/* The reader limit, G6.  */
+#define PF_MAX_READERS	(PF_COUNT_MASK >> 1)
 /* ROUT.  */
 #define PF_WDRAIN	1u
 #define PF_DRAIN_ABANDONED 2u
-/* WIN and WOUT.  */
-#define PF_WWAIT	1u
-#define PF_TICKET	2u
-#define PF_QUEUE_MAX	32u
 
 #define PF_RIN(l)	(&(l)->__data.__readers)
 #define PF_ROUT(l)	(&(l)->__data.__wrphase_futex)
-#define PF_WIN(l)	(&(l)->__data.__writers)
-#define PF_WOUT(l)	(&(l)->__data.__writers_futex)
-#define PF_WAB(l)	(&(l)->__data.__pad3)
+#define PF_WROLE(l)	(&(l)->__data.__writers_futex)
+#define PF_WHO(l)	(&(l)->__data.__writers)
 
 static inline unsigned int
 pf_count (unsigned int w)
 {
   return w >> PF_COUNT_SHIFT;
-}
-
-static inline unsigned int
-pf_ab_bit (unsigned int ticket)
-{
-  return 1u << ((ticket / PF_TICKET) % PF_QUEUE_MAX);
 }
 
 static inline int
@@ -297,21 +287,27 @@ pf_private (pthread_rwlock_t *rwlock)
   return rwlock->__data.__shared != 0 ? FUTEX_SHARED : FUTEX_PRIVATE;
 }
 
-/* Spin budget before sleeping: the TP mutex's, tunable
-   glibc.pthread.mutex_tp_spin_count.  Every spin loop calls
-   tp_spin_relax per iteration and tp_spin_done when it stops spinning:
-   before it sleeps (pf_wait) or when it got what it waited for.  */
+/* Spin budget of readers and of the role holder before they sleep: the
+   TP mutex's, tunable glibc.pthread.mutex_tp_spin_count.  Every spin
+   loop calls tp_spin_relax per iteration and tp_spin_done when it stops
+   spinning: before it sleeps (pf_wait) or when it got what it waited
+   for.  */
 static inline int
 pf_spin_budget (void)
 {
   return __pthread_mutex_tp_config.spin_count;
 }
 
+static inline pid_t
+pf_self (void)
+{
+  return THREAD_GETMEM (THREAD_SELF, tid);
+}
+
 static inline bool
 pf_self_is_writer (pthread_rwlock_t *rwlock)
 {
-  return (atomic_load_relaxed (&rwlock->__data.__cur_writer)
-	  == THREAD_GETMEM (THREAD_SELF, tid));
+  return atomic_load_relaxed (&rwlock->__data.__cur_writer) == pf_self ();
 }
 
 /* Sleep on WORD while it is VAL.  Returns 0 (woken, value changed,
@@ -326,7 +322,7 @@ pf_wait (unsigned int *word, unsigned int val, clockid_t clockid,
 }
 
 /* Set FLAG in *WORD, whose current value is *VAL, so that the caller
-   may sleep on it (M5).  Returns false if *WORD changed; *VAL is then
+   may sleep on it (M4).  Returns false if *WORD changed; *VAL is then
    the new value.  */
 static inline bool
 pf_set_flag (unsigned int *word, unsigned int *val, unsigned int flag)
@@ -340,7 +336,7 @@ pf_set_flag (unsigned int *word, unsigned int *val, unsigned int flag)
 }
 
 /* One round of a wait loop whose condition does not hold while *WORD is
-   VAL: spin while *SPINS lasts, then set FLAG in *WORD (M5) and sleep
+   VAL: spin while *SPINS lasts, then set FLAG in *WORD (M4) and sleep
    on it.  Returns 0 when the caller is to look at its condition again,
    or ETIMEDOUT / EOVERFLOW.  */
 static int
@@ -360,6 +356,63 @@ pf_spin_or_sleep (unsigned int *word, unsigned int val, unsigned int flag,
 }
 
 
+/* The writer role (G3, I1, M3).  */
+
+static inline void
+pf_role_ref (struct tp_lock_ref *l, pthread_rwlock_t *rwlock, int private)
+{
+  l->word = PF_WROLE (rwlock);
+  l->handoff = PF_WHO (rwlock);
+  l->private = private;
+  l->handoff_enabled = true;
+  l->pshared = private != FUTEX_PRIVATE;
+}
+
+/* Take the role for TID: T0, then the TP core's spin and sleep.  Returns
+   0, or ETIMEDOUT, EINVAL or EOVERFLOW holding nothing (case (a)).  The
+   core's EOWNERDEAD cannot happen: nothing sets FUTEX_OWNER_DIED in
+   WROLE.  */
+static int
+pf_role_lock (pthread_rwlock_t *rwlock, pid_t tid, clockid_t clockid,
+	      const struct __timespec64 *abstime, int private)
+{
+  unsigned int expected = 0;
+  /* T0.  Acquire MO: M3.  */
+  if (atomic_compare_exchange_weak_acquire (PF_WROLE (rwlock), &expected,
+					    tid))
+    return 0;
+  struct tp_lock_ref l;
+  pf_role_ref (&l, rwlock, private);
+  return tp_core_lock (&l, tid, clockid, abstime);
+}
+
+/* Take the role only if it is free (trywrlock).  */
+static bool
+pf_role_trylock (pthread_rwlock_t *rwlock, pid_t tid)
+{
+  unsigned int expected = 0;
+  /* Acquire MO: M3.  */
+  while (!atomic_compare_exchange_weak_acquire (PF_WROLE (rwlock), &expected,
+						tid))
+    if (expected != 0)
+      return false;
+  return true;
+}
+
+/* Release the role, held by TID: U0, else the core's U1 or U2.  */
+static void
+pf_role_unlock (pthread_rwlock_t *rwlock, pid_t tid, int private)
+{
+  unsigned int expected = tid;
+  /* U0.  Release MO: M3.  */
+  if (atomic_compare_exchange_weak_release (PF_WROLE (rwlock), &expected, 0))
+    return;
+  struct tp_lock_ref l;
+  pf_role_ref (&l, rwlock, private);
+  tp_core_release (&l);
+}
+
+
 /* End the current writer phase: clear PRES and RWAIT and release every
    sleeper on RIN at once.  Release MO pairs with M1.  This is the last
    store of an unlock.  */
@@ -372,120 +425,8 @@ pf_phase_end (pthread_rwlock_t *rwlock, int private)
     futex_wake (PF_RIN (rwlock), INT_MAX, private);
 }
 
-/* Pass the turn from ticket S, skipping abandoned tickets (I4, M4).  */
-static void
-pf_pass_turn (pthread_rwlock_t *rwlock, unsigned int s, int private)
-{
-  unsigned int *wout = PF_WOUT (rwlock);
-  unsigned int *wab = PF_WAB (rwlock);
-  unsigned int n = s + PF_TICKET;
-  bool wake = false;
-  for (;;)
-    {
-      /* Release MO: M3.  */
-      if ((atomic_exchange_release (wout, n) & PF_WWAIT) != 0)
-	wake = true;
-      /* M4: publish N, then look at N's abandonment bit.  Pairs with the
-	 fence in pf_abandon.  */
-      atomic_thread_fence_seq_cst ();
-      unsigned int bit = pf_ab_bit (n);
-      if ((atomic_load_relaxed (wab) & bit) == 0)
-	break;
-      /* Acquire MO: M4.  If the owner of N cleared its bit first, it was
-	 handed the turn and passes it on itself.  */
-      if ((atomic_fetch_and_acquire (wab, ~bit) & bit) == 0)
-	break;
-      n += PF_TICKET;
-    }
-  if (wake)
-    futex_wake (wout, INT_MAX, private);
-}
-
-/* Give up ticket T, whose turn may or may not have come (case (b)).  */
-static void
-pf_abandon (pthread_rwlock_t *rwlock, unsigned int t, int private)
-{
-  unsigned int *win = PF_WIN (rwlock);
-  unsigned int *wab = PF_WAB (rwlock);
-  /* Retract if last.  Relaxed MO: the ticket carries no data; whoever
-     takes T next synchronizes through WOUT (M3).  */
-  unsigned int i = atomic_load_relaxed (win);
-  while (i == t + PF_TICKET)
-    if (atomic_compare_exchange_weak_relaxed (win, &i, t))
-      return;
-  unsigned int bit = pf_ab_bit (t);
-  /* Relaxed RMW followed by the M4 fence; pairs with pf_pass_turn.  */
-  atomic_fetch_or_relaxed (wab, bit);
-  atomic_thread_fence_seq_cst ();
-  /* Acquire MO: if we hold the turn we pass it on, which must happen
-     after the previous holder's critical section (M3).  */
-  if ((atomic_load_acquire (PF_WOUT (rwlock)) & ~PF_WWAIT) != t)
-    return;
-  if ((atomic_fetch_and_acquire (wab, ~bit) & bit) == 0)
-    return;
-  pf_pass_turn (rwlock, t, private);
-}
-
-/* Take a ticket, waiting (unordered, holding nothing) while 32 writers
-   hold tickets (I3).  */
-static int
-pf_take_ticket (pthread_rwlock_t *rwlock, unsigned int *ticket,
-		clockid_t clockid, const struct __timespec64 *abstime,
-		int private)
-{
-  unsigned int *win = PF_WIN (rwlock);
-  unsigned int *wout = PF_WOUT (rwlock);
-  int spins = pf_spin_budget ();
-  for (;;)
-    {
-      /* Acquire MO, and WOUT before WIN: M6.  */
-      unsigned int o = atomic_load_acquire (wout);
-      unsigned int i = atomic_load_relaxed (win);
-      if (i - (o & ~PF_WWAIT) < PF_QUEUE_MAX * PF_TICKET)
-	{
-	  /* Relaxed MO: M7 (the turn is acquired through WOUT).  */
-	  if (atomic_compare_exchange_weak_relaxed (win, &i, i + PF_TICKET))
-	    {
-	      tp_spin_done ();
-	      *ticket = i;
-	      return 0;
-	    }
-	  continue;
-	}
-      int err = pf_spin_or_sleep (wout, o, PF_WWAIT, &spins, clockid,
-				  abstime, private);
-      if (err != 0)
-	return err;
-    }
-}
-
-/* Wait until WOUT == T.  */
-static int
-pf_wait_turn (pthread_rwlock_t *rwlock, unsigned int t, clockid_t clockid,
-	      const struct __timespec64 *abstime, int private)
-{
-  unsigned int *wout = PF_WOUT (rwlock);
-  int spins = pf_spin_budget ();
-  for (;;)
-    {
-      /* Acquire MO: M3.  */
-      unsigned int o = atomic_load_acquire (wout);
-      if ((o & ~PF_WWAIT) == t)
-	{
-	  tp_spin_done ();
-	  return 0;
-	}
-      int err = pf_spin_or_sleep (wout, o, PF_WWAIT, &spins, clockid,
-				  abstime, private);
-      if (err != 0)
-	return err;
-    }
-}
-
-/* Wait until the readers handed over at the start of our phase have
-   left (ROUT's count is 0, I2).  */
 /* Our drain is complete (ROUT was O, with a count of 0): clear our
-   futex flag (I5).  */
+   futex flag (I3).  */
 static inline void
 pf_drain_end (unsigned int *rout, unsigned int o)
 {
@@ -493,10 +434,10 @@ pf_drain_end (unsigned int *rout, unsigned int o)
     atomic_fetch_and_relaxed (rout, ~PF_WDRAIN);
 }
 
-/* Give up our drain (case (d), or trywrlock) with ERR: return 0 if it
+/* Give up our drain (case (c), or trywrlock) with ERR: return 0 if it
    completed meanwhile (we own the lock), else leave the end of the phase
-   to the last reader (I5, I6) and return ERR; the caller then passes the
-   turn.  */
+   to the last reader (I3, I4) and return ERR; the caller then releases
+   the role.  */
 static int
 pf_drain_abandon (pthread_rwlock_t *rwlock, int err)
 {
@@ -510,13 +451,15 @@ pf_drain_abandon (pthread_rwlock_t *rwlock, int err)
 	  pf_drain_end (rout, o);
 	  return 0;
 	}
-      /* Relaxed MO: M8.  */
+      /* Relaxed MO: M6.  */
       if (atomic_compare_exchange_weak_relaxed
 	  (rout, &o, (o & ~PF_WDRAIN) | PF_DRAIN_ABANDONED))
 	return err;
     }
 }
 
+/* Wait until the readers handed over at the start of our phase have
+   left (ROUT's count is 0, I2).  */
 static int
 pf_drain (pthread_rwlock_t *rwlock, clockid_t clockid,
 	  const struct __timespec64 *abstime, int private)
@@ -540,8 +483,27 @@ pf_drain (pthread_rwlock_t *rwlock, clockid_t clockid,
     }
 }
 
-/* Holding the turn, start our phase: once PRES is clear, set it, flip
-   PHID and hand RIN's count over to ROUT (I1, I2).  Returns 0, or
+/* Hand RIN's count R, taken over by the CAS that started our phase,
+   over to ROUT (I2).  Release MO: M5.  */
+static inline void
+pf_hand_over (pthread_rwlock_t *rwlock, unsigned int r)
+{
+  if (pf_count (r) != 0)
+    atomic_fetch_add_release (PF_ROUT (rwlock),
+			      0u - (pf_count (r) << PF_COUNT_SHIFT));
+}
+
+/* The CAS on RIN, whose value is *R with PRES clear, that starts our
+   phase: set PRES, flip PHID, zero the count (I1, I2).  Acquire MO:
+   M6.  */
+static inline bool
+pf_phase_cas (pthread_rwlock_t *rwlock, unsigned int *r)
+{
+  unsigned int n = ((*r & PF_PHID) ^ PF_PHID) | PF_PRES;
+  return atomic_compare_exchange_weak_acquire (PF_RIN (rwlock), r, n);
+}
+
+/* Holding the role, start our phase once PRES is clear.  Returns 0, or
    ETIMEDOUT / EOVERFLOW (nothing changed then).  */
 static int
 pf_start_phase (pthread_rwlock_t *rwlock, clockid_t clockid,
@@ -554,32 +516,33 @@ pf_start_phase (pthread_rwlock_t *rwlock, clockid_t clockid,
     {
       if ((r & PF_PRES) == 0)
 	{
-	  /* RWAIT is clear too (I1).  Acquire MO: M8.  */
-	  unsigned int n = ((r & PF_PHID) ^ PF_PHID) | PF_PRES;
-	  if (atomic_compare_exchange_weak_acquire (rin, &r, n))
+	  /* RWAIT is clear too (I1).  */
+	  if (pf_phase_cas (rwlock, &r))
 	    {
 	      tp_spin_done ();
 	      break;
 	    }
 	  continue;
 	}
-      /* The previous turn holder has passed us the turn but not yet
-	 cleared PRES.  */
+      /* The previous holder of the role has released it but not yet
+	 ended its phase, or the last reader of an abandoned drain has
+	 not left yet.  */
       int err = pf_spin_or_sleep (rin, r, PF_RWAIT, &spins, clockid,
 				  abstime, private);
       if (err != 0)
 	return err;
       r = atomic_load_relaxed (rin);
     }
-  /* Relaxed MO: M7.  */
-  if (pf_count (r) != 0)
-    atomic_fetch_add_relaxed (PF_ROUT (rwlock),
-			      0u - (pf_count (r) << PF_COUNT_SHIFT));
+  pf_hand_over (rwlock, r);
   return 0;
 }
 
-/* Retract a reader that waited for writer phase bits W and gave up.
-   Returns 0 if the phase ended first (the reader holds the lock).  */
+/* Retract a reader whose arrival found RIN's phase bits at W, and which
+   gives up with ERR.  While the bits are still W nobody has counted the
+   reader (a writer phase that starts after its arrival waits for it and
+   cannot end), so it subtracts itself again.  Returns ERR then, or 0 if
+   the bits changed: the phase the reader waited for ended, or a writer
+   started a phase that counts it; either way it holds a read lock.  */
 static int
 pf_rd_retract (pthread_rwlock_t *rwlock, unsigned int w, int err)
 {
@@ -592,6 +555,88 @@ pf_rd_retract (pthread_rwlock_t *rwlock, unsigned int w, int err)
   /* Acquire MO: M1, we now hold a read lock.  */
   atomic_thread_fence_acquire ();
   return 0;
+}
+
+/* The readers present (I2) as seen from RIN at R and ROUT at O.  */
+static inline unsigned int
+pf_readers_present (unsigned int r, unsigned int o)
+{
+  return (pf_count (r) - pf_count (o)) & PF_COUNT_MASK;
+}
+
+/* pf_readers_full's estimate found too many readers at R, a RIN value
+   with PRES clear: count them again, consistently (M5), from ROUT and
+   then RIN.  If RIN's phase bits are still those of R, no writer has
+   handed RIN's count over to ROUT since R, and every exit in ROUT is of
+   a reader counted in the later RIN, so the two give the readers
+   present, ARRIVED (1 or 0) of them the caller; otherwise a writer
+   phase started (and counts the caller if it has arrived): no reader
+   limit is judged then.  */
+static bool __attribute__ ((noinline))
+pf_readers_full_recheck (pthread_rwlock_t *rwlock, unsigned int r,
+			 unsigned int arrived)
+{
+  /* Acquire MO: M5, pairs with the release of pf_hand_over.  */
+  unsigned int o = atomic_load_acquire (PF_ROUT (rwlock));
+  unsigned int r2 = atomic_load_relaxed (PF_RIN (rwlock));
+  if (((r2 ^ r) & PF_WBITS) != 0)
+    return false;
+  return pf_readers_present (r2, o) - arrived >= PF_MAX_READERS;
+}
+
+/* True if the reader whose arrival RMW found RIN at R (ARRIVED 1) or
+   whose trylock found it so (ARRIVED 0) is one too many (G6).  */
+static inline bool
+pf_readers_full (pthread_rwlock_t *rwlock, unsigned int r,
+		 unsigned int arrived)
+{
+  /* During a writer phase, RIN counts the readers that wait for it; the
+     readers still inside are limited by the check they passed before
+     the phase, and ROUT may not have the phase's hand-over yet.  */
+  if ((r & PF_PRES) != 0)
+    return pf_count (r) >= PF_MAX_READERS;
+  /* Relaxed MO: an estimate, confirmed before it fails anyone (M5).  */
+  unsigned int o = atomic_load_relaxed (PF_ROUT (rwlock));
+  if (__glibc_likely (pf_readers_present (r, o) < PF_MAX_READERS))
+    return false;
+  return pf_readers_full_recheck (rwlock, r, arrived);
+}
+
+/* Our reader exit made ROUT N, with a count of 0: wake the writer that
+   drains, or end the phase whose writer abandoned its drain (I4).  */
+static void
+pf_drain_complete (pthread_rwlock_t *rwlock, unsigned int n, int private)
+{
+  if ((n & PF_WDRAIN) != 0)
+    futex_wake (PF_ROUT (rwlock), 1, private);
+  else
+    {
+      /* Relaxed MO: M6.  */
+      atomic_fetch_and_relaxed (PF_ROUT (rwlock), ~PF_DRAIN_ABANDONED);
+      pf_phase_end (rwlock, private);
+    }
+}
+
+/* A reader leaves.  */
+static void
+pf_reader_unlock (pthread_rwlock_t *rwlock, int private)
+{
+  /* Release MO: M2.  */
+  unsigned int n = atomic_fetch_add_release (PF_ROUT (rwlock), PF_RINC)
+		   + PF_RINC;
+  if (__glibc_unlikely ((n & (PF_WDRAIN | PF_DRAIN_ABANDONED)) != 0)
+      && pf_count (n) == 0)
+    pf_drain_complete (rwlock, n, private);
+}
+
+/* The reader whose arrival found RIN at R is one too many (G6): undo
+   its arrival and fail with EAGAIN.  */
+static int __attribute__ ((noinline))
+pf_rd_overflow (pthread_rwlock_t *rwlock, unsigned int r)
+{
+  if (pf_rd_retract (rwlock, r & PF_WBITS, EAGAIN) == 0)
+    pf_reader_unlock (rwlock, pf_private (rwlock));
+  return EAGAIN;
 }
 
 static int __attribute__ ((noinline))
@@ -628,6 +673,8 @@ __pthread_rwlock_pf_rdlock (pthread_rwlock_t *rwlock, clockid_t clockid,
     return EINVAL;
   /* Acquire MO: M1.  */
   unsigned int r = atomic_fetch_add_acquire (PF_RIN (rwlock), PF_RINC);
+  if (__glibc_unlikely (pf_readers_full (rwlock, r, 1)))
+    return pf_rd_overflow (rwlock, r);
   if (__glibc_likely ((r & PF_PRES) == 0))
     return 0;
   return pf_rdlock_slow (rwlock, r & PF_WBITS, clockid, abstime);
@@ -639,8 +686,12 @@ __pthread_rwlock_pf_tryrdlock (pthread_rwlock_t *rwlock)
   unsigned int *rin = PF_RIN (rwlock);
   unsigned int r = atomic_load_relaxed (rin);
   do
-    if ((r & PF_PRES) != 0)
-      return EBUSY;
+    {
+      if ((r & PF_PRES) != 0)
+	return EBUSY;
+      if (pf_readers_full (rwlock, r, 0))
+	return EAGAIN;
+    }
   /* Acquire MO: M1.  */
   while (!atomic_compare_exchange_weak_acquire (rin, &r, r + PF_RINC));
   return 0;
@@ -655,30 +706,19 @@ __pthread_rwlock_pf_wrlock (pthread_rwlock_t *rwlock, clockid_t clockid,
   if (__glibc_unlikely (pf_self_is_writer (rwlock)))
     return EDEADLK;
   int private = pf_private (rwlock);
-  unsigned int t;
-  int err = pf_take_ticket (rwlock, &t, clockid, abstime, private);
+  pid_t tid = pf_self ();
+  int err = pf_role_lock (rwlock, tid, clockid, abstime, private);
   if (err != 0)
-    return err;				/* Case (a).  */
-  err = pf_wait_turn (rwlock, t, clockid, abstime, private);
-  if (err != 0)
-    {
-      pf_abandon (rwlock, t, private);	/* Case (b).  */
-      return err;
-    }
+    return err;					/* Case (a).  */
   err = pf_start_phase (rwlock, clockid, abstime, private);
+  if (err == 0)
+    err = pf_drain (rwlock, clockid, abstime, private);
   if (err != 0)
     {
-      pf_pass_turn (rwlock, t, private);	/* Case (c).  */
+      pf_role_unlock (rwlock, tid, private);	/* Cases (b), (c).  */
       return err;
     }
-  err = pf_drain (rwlock, clockid, abstime, private);
-  if (err != 0)
-    {
-      pf_pass_turn (rwlock, t, private);	/* Case (d).  */
-      return err;
-    }
-  atomic_store_relaxed (&rwlock->__data.__cur_writer,
-			THREAD_GETMEM (THREAD_SELF, tid));
+  atomic_store_relaxed (&rwlock->__data.__cur_writer, tid);
   return 0;
 }
 
@@ -686,63 +726,36 @@ int
 __pthread_rwlock_pf_trywrlock (pthread_rwlock_t *rwlock)
 {
   /* A failing trylock need not synchronize memory: relaxed MO except
-     where we acquire (M3, M2).  Check first that the lock looks idle so
-     that we rarely start and abort a phase.  */
-  unsigned int s = atomic_load_acquire (PF_WOUT (rwlock)) & ~PF_WWAIT;
-  unsigned int r = atomic_load_relaxed (PF_RIN (rwlock));
+     where we acquire (M3, M2, M6).  Check first that the lock looks idle
+     so that we rarely take the role, or start a phase, only to give it
+     up.  */
+  unsigned int *rin = PF_RIN (rwlock);
+  unsigned int r = atomic_load_relaxed (rin);
   unsigned int ro = atomic_load_relaxed (PF_ROUT (rwlock));
   if ((r & PF_PRES) != 0 || pf_count (r) != pf_count (ro))
     return EBUSY;
-  /* Take ticket S only if nobody holds a ticket (WIN == WOUT).  */
-  unsigned int i = s;
-  while (!atomic_compare_exchange_weak_relaxed (PF_WIN (rwlock), &i,
-						s + PF_TICKET))
-    if (i != s)
-      return EBUSY;
-  /* We hold the turn.  */
+  pid_t tid = pf_self ();
+  if (!pf_role_trylock (rwlock, tid))
+    return EBUSY;
   int private = pf_private (rwlock);
-  unsigned int *rin = PF_RIN (rwlock);
   r = atomic_load_relaxed (rin);
-  for (;;)
-    {
-      if ((r & PF_PRES) != 0)
-	{
-	  pf_pass_turn (rwlock, s, private);
-	  return EBUSY;
-	}
-      unsigned int n = ((r & PF_PHID) ^ PF_PHID) | PF_PRES;
-      /* Acquire MO: M8.  */
-      if (atomic_compare_exchange_weak_acquire (rin, &r, n))
-	break;
-    }
-  if (pf_count (r) != 0)
-    atomic_fetch_add_relaxed (PF_ROUT (rwlock),
-			      0u - (pf_count (r) << PF_COUNT_SHIFT));
+  do
+    if ((r & PF_PRES) != 0)
+      {
+	pf_role_unlock (rwlock, tid, private);
+	return EBUSY;
+      }
+  while (!pf_phase_cas (rwlock, &r));
+  pf_hand_over (rwlock, r);
   /* A reader may have slipped in after our check: then give the phase
-     up as in case (d).  */
+     up as in case (c).  */
   if (pf_drain_abandon (rwlock, EBUSY) != 0)
     {
-      pf_pass_turn (rwlock, s, private);
+      pf_role_unlock (rwlock, tid, private);
       return EBUSY;
     }
-  atomic_store_relaxed (&rwlock->__data.__cur_writer,
-			THREAD_GETMEM (THREAD_SELF, tid));
+  atomic_store_relaxed (&rwlock->__data.__cur_writer, tid);
   return 0;
-}
-
-/* Our reader exit made ROUT N, with a count of 0: wake the writer that
-   drains, or end the phase whose writer abandoned its drain (I6).  */
-static void
-pf_drain_complete (pthread_rwlock_t *rwlock, unsigned int n, int private)
-{
-  if ((n & PF_WDRAIN) != 0)
-    futex_wake (PF_ROUT (rwlock), 1, private);
-  else
-    {
-      /* Relaxed MO: M8.  */
-      atomic_fetch_and_relaxed (PF_ROUT (rwlock), ~PF_DRAIN_ABANDONED);
-      pf_phase_end (rwlock, private);
-    }
 }
 
 int
@@ -753,18 +766,10 @@ __pthread_rwlock_pf_unlock (pthread_rwlock_t *rwlock)
   if (pf_self_is_writer (rwlock))
     {
       atomic_store_relaxed (&rwlock->__data.__cur_writer, 0);
-      unsigned int s = atomic_load_relaxed (PF_WOUT (rwlock)) & ~PF_WWAIT;
-      pf_pass_turn (rwlock, s, private);
+      pf_role_unlock (rwlock, pf_self (), private);
       pf_phase_end (rwlock, private);
     }
   else
-    {
-      /* Release MO: M2.  */
-      unsigned int n = atomic_fetch_add_release (PF_ROUT (rwlock), PF_RINC)
-		       + PF_RINC;
-      if (__glibc_unlikely ((n & (PF_WDRAIN | PF_DRAIN_ABANDONED)) != 0)
-	  && pf_count (n) == 0)
-	pf_drain_complete (rwlock, n, private);
-    }
+    pf_reader_unlock (rwlock, private);
   return 0;
 }

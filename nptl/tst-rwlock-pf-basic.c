@@ -66,6 +66,48 @@ reader (void *arg)
   return NULL;
 }
 
+/* The reader limit: with 2^23 - 1 readers counted (set up in the words
+   as that many read locks would leave them), every read lock fails with
+   EAGAIN and changes nothing; one reader fewer and it succeeds.  */
+static void
+test_reader_limit (void)
+{
+  const unsigned int limit = (1u << 23) - 1;
+  for (int phase = 0; phase < 2; phase++)
+    {
+      /* Without and with the exit counter away from 0.  */
+      unsigned int out = phase == 0 ? 0 : 0x123456u << 8;
+      lock.__data.__wrphase_futex = out;
+      lock.__data.__readers = out + (limit << 8);
+      pthread_rwlock_t before = lock;
+      struct timespec abs = { 0, 0 };
+      TEST_COMPARE (pthread_rwlock_rdlock (&lock), EAGAIN);
+      TEST_COMPARE (pthread_rwlock_tryrdlock (&lock), EAGAIN);
+      TEST_COMPARE (pthread_rwlock_timedrdlock (&lock, &abs), EAGAIN);
+      TEST_VERIFY (memcmp (&before, &lock, sizeof lock) == 0);
+      TEST_COMPARE (pthread_rwlock_trywrlock (&lock), EBUSY);
+
+      lock.__data.__readers = out + ((limit - 1) << 8);
+      TEST_COMPARE (pthread_rwlock_rdlock (&lock), 0);
+      TEST_COMPARE (pthread_rwlock_tryrdlock (&lock), EAGAIN);
+      TEST_COMPARE (pthread_rwlock_unlock (&lock), 0);
+      TEST_COMPARE (pthread_rwlock_tryrdlock (&lock), 0);
+      TEST_COMPARE (pthread_rwlock_unlock (&lock), 0);
+    }
+  /* During a writer phase, the readers that wait for it are limited
+     likewise (PRES set, that many arrivals in the phase).  */
+  lock.__data.__wrphase_futex = 0;
+  lock.__data.__readers = (limit << 8) | 1;
+  pthread_rwlock_t before = lock;
+  TEST_COMPARE (pthread_rwlock_rdlock (&lock), EAGAIN);
+  TEST_VERIFY (memcmp (&before, &lock, sizeof lock) == 0);
+  TEST_COMPARE (pthread_rwlock_tryrdlock (&lock), EBUSY);
+
+  lock.__data.__readers = 0;
+  lock.__data.__wrphase_futex = 0;
+  pf_check_idle (&lock);
+}
+
 static int
 do_test (void)
 {
@@ -110,8 +152,7 @@ do_test (void)
   TEST_COMPARE (pthread_rwlock_unlock (&lock), 0);
   pf_check_idle (&lock);
 
-  /* Many phases, to wrap the phase id and go around the ticket bitmap
-     more than once.  */
+  /* Many phases, to wrap the phase id many times.  */
   for (int i = 0; i < 1000; i++)
     {
       TEST_COMPARE (pthread_rwlock_wrlock (&lock), 0);
@@ -121,18 +162,16 @@ do_test (void)
     }
   pf_check_idle (&lock);
 
-  /* Contended, then again with every counter just below its wrap-around
-     point (the words are set as a long history would leave them: equal
-     reader counts, equal tickets), so that the counters wrap while
-     threads use the lock.  */
+  /* Contended, then again with the reader counters just below their
+     wrap-around point (the words are set as a long history without
+     writers would leave them: equal reader counts), so that the counters
+     wrap while threads use the lock.  */
   for (int wrap = 0; wrap < 2; wrap++)
     {
       if (wrap)
 	{
 	  lock.__data.__readers = 0xffffff00u - 7 * 0x100;
 	  lock.__data.__wrphase_futex = 0xffffff00u - 7 * 0x100;
-	  lock.__data.__writers = 0xfffffff0u;
-	  lock.__data.__writers_futex = 0xfffffff0u;
 	  pf_check_idle (&lock);
 	}
       counter = 0;
@@ -145,9 +184,11 @@ do_test (void)
       TEST_COMPARE (counter, 2 * NWRITERS * ITERS);
       pf_check_idle (&lock);
       if (wrap)
-	/* The tickets did wrap around.  */
-	TEST_VERIFY (lock.__data.__writers < 0xfffffff0u);
+	/* The writer phases started counting afresh.  */
+	TEST_VERIFY (pf_rin_count (&lock) < 0xfffff9u);
     }
+
+  test_reader_limit ();
 
   TEST_COMPARE (pthread_rwlock_destroy (&lock), 0);
   TEST_COMPARE (pthread_rwlockattr_destroy (&attr), 0);

@@ -24,24 +24,25 @@
 #include <time.h>
 #include <unistd.h>
 #include <support/check.h>
+#include <support/process_state.h>
 #include <support/timespec.h>
 #include <support/xthread.h>
 
 /* The tests look at the lock words (layout documented at the top of
-   nptl/pthread_rwlock_pf.c) only to wait until another thread has
-   queued, never to decide what the lock does.  */
+   nptl/pthread_rwlock_pf.c) only to check a state the test has set up,
+   never to decide what the lock does.  */
 #define PF_T_READERS(l)	__atomic_load_n (&(l)->__data.__readers, \
 					 __ATOMIC_RELAXED)
-#define PF_T_WIN(l)	__atomic_load_n (&(l)->__data.__writers, \
+#define PF_T_ROLE(l)	__atomic_load_n (&(l)->__data.__writers_futex, \
 					 __ATOMIC_RELAXED)
-#define PF_T_WOUT(l)	(__atomic_load_n (&(l)->__data.__writers_futex, \
-					  __ATOMIC_RELAXED) & ~1u)
+#define PF_T_HANDOFF(l)	__atomic_load_n (&(l)->__data.__writers, \
+					 __ATOMIC_RELAXED)
 
-/* Number of writers that hold a ticket (the turn holder included).  */
-static inline unsigned int
-pf_queued_writers (pthread_rwlock_t *l)
+/* TID of the holder of the writer role, 0 if it is free.  */
+static inline pid_t
+pf_role_holder (pthread_rwlock_t *l)
 {
-  return (PF_T_WIN (l) - PF_T_WOUT (l)) / 2;
+  return PF_T_ROLE (l) & 0x3fffffff;
 }
 
 /* Number of readers counted in the reader entry word since the last
@@ -73,13 +74,31 @@ pf_sleep_ms (int ms)
     }									\
   while (0)
 
-/* The lock is free: a writer gets it at once.  */
+/* Wait until the thread that stores its TID in *TIDP (0 until then)
+   sleeps, that is, has blocked in the lock after storing it.  */
+static inline void
+pf_wait_blocked (pid_t *tidp)
+{
+  PF_WAIT_UNTIL (__atomic_load_n (tidp, __ATOMIC_ACQUIRE) != 0);
+  support_process_state_wait (*tidp, support_process_state_sleeping);
+}
+
+/* Store the caller's TID for pf_wait_blocked.  */
+static inline void
+pf_note_tid (pid_t *tidp)
+{
+  __atomic_store_n (tidp, gettid (), __ATOMIC_RELEASE);
+}
+
+/* The lock is free: a writer gets it at once, and afterwards neither
+   the writer role nor its hand-off word is left taken.  */
 static inline void
 pf_check_idle (pthread_rwlock_t *l)
 {
   TEST_COMPARE (pthread_rwlock_trywrlock (l), 0);
   TEST_COMPARE (pthread_rwlock_unlock (l), 0);
-  TEST_COMPARE (pf_queued_writers (l), 0);
+  TEST_COMPARE (PF_T_ROLE (l), 0);
+  TEST_COMPARE (PF_T_HANDOFF (l), 0);
 }
 
 static inline void

@@ -30,6 +30,7 @@ static pthread_rwlock_t lock;
 static int order[4];
 static int norder;
 static int w2_inside;
+static pid_t w2_tid;
 
 static void
 record (int who)
@@ -40,6 +41,7 @@ record (int who)
 static void *
 second_writer (void *arg)
 {
+  pf_note_tid (&w2_tid);
   TEST_COMPARE (pthread_rwlock_wrlock (&lock), 0);
   __atomic_store_n (&w2_inside, 1, __ATOMIC_RELAXED);
   record (2);
@@ -67,9 +69,10 @@ test_one_phase (void)
 {
   norder = 0;
   w2_inside = 0;
+  w2_tid = 0;
   TEST_COMPARE (pthread_rwlock_wrlock (&lock), 0);
   pthread_t w2 = xpthread_create (NULL, second_writer, NULL);
-  PF_WAIT_UNTIL (pf_queued_writers (&lock) == 2);
+  pf_wait_blocked (&w2_tid);
   pthread_t r = xpthread_create (NULL, late_reader, NULL);
   PF_WAIT_UNTIL (pf_rin_count (&lock) == 1);
   pf_sleep_ms (20);

@@ -1,4 +1,4 @@
-/* Phase-fair rwlock: timeouts on both clocks, and abandoned tickets.
+/* Phase-fair rwlock: timeouts on both clocks, and writers giving up.
    Copyright (C) 2026 Free Software Foundation, Inc.
    This file is part of the GNU C Library.
 
@@ -39,6 +39,7 @@ struct req
   enum how how;
   int ms;			/* Timeout; negative: wait forever.  */
   int result;
+  pid_t tid;			/* Set by the thread before it locks.  */
 };
 
 /* Lock as R says; if that succeeds, unlock at once.  A timeout must not
@@ -47,6 +48,7 @@ static void *
 locker (void *arg)
 {
   struct req *r = arg;
+  pf_note_tid (&r->tid);
   clockid_t c = how_clock[r->how];
   struct timespec start = xclock_now (c);
   struct timespec abs = timespec_add (start,
@@ -75,7 +77,7 @@ locker (void *arg)
 static int
 run (bool write, enum how how, int ms)
 {
-  struct req r = { write, how, ms, -1 };
+  struct req r = { write, how, ms, -1, 0 };
   xpthread_join (xpthread_create (NULL, locker, &r));
   return r.result;
 }
@@ -109,12 +111,13 @@ do_test (void)
   for (enum how how = 0; how < NHOW; how++)
     {
       /* A writer holds: readers and writers time out (waiting for the
-	 phase, and waiting for the turn as the last ticket, which is
-	 retracted).  */
+	 phase, and waiting for the writer role, past the hand-off
+	 threshold so that the writer registers and must withdraw).  */
       TEST_COMPARE (pthread_rwlock_wrlock (&lock), 0);
       TEST_COMPARE (run (false, how, 100), ETIMEDOUT);
       TEST_COMPARE (run (true, how, 100), ETIMEDOUT);
-      TEST_COMPARE (pf_queued_writers (&lock), 1);
+      TEST_COMPARE (pf_role_holder (&lock), gettid ());
+      TEST_COMPARE (PF_T_HANDOFF (&lock), 0);
       TEST_COMPARE (pthread_rwlock_unlock (&lock), 0);
       pf_check_idle (&lock);
 
@@ -123,15 +126,14 @@ do_test (void)
 	 arrived in it still waits; our unlock, the last of the drain,
 	 ends the phase and lets that reader in.  */
       TEST_COMPARE (pthread_rwlock_rdlock (&lock), 0);
-      struct req w = { true, how, 300, -1 };
-      struct req r = { false, how, 20000, -1 };
+      struct req w = { true, how, 300, -1, 0 };
+      struct req r = { false, how, 20000, -1, 0 };
       pthread_t tw = start (&w);
-      PF_WAIT_UNTIL (pf_queued_writers (&lock) == 1
-		     && (PF_T_READERS (&lock) & 1) != 0);
+      PF_WAIT_UNTIL ((PF_T_READERS (&lock) & 1) != 0);
       pthread_t tr = start (&r);
       xpthread_join (tw);
       TEST_COMPARE (w.result, ETIMEDOUT);
-      TEST_COMPARE (pf_queued_writers (&lock), 0);
+      TEST_COMPARE (pf_role_holder (&lock), 0);
       TEST_VERIFY ((PF_T_READERS (&lock) & 1) != 0);
       TEST_COMPARE (pthread_rwlock_tryrdlock (&lock), EBUSY);
       TEST_COMPARE (pthread_rwlock_unlock (&lock), 0);
@@ -140,11 +142,11 @@ do_test (void)
       pf_check_idle (&lock);
     }
 
-  /* Abandoned tickets in the middle of the queue: a writer holds, then
-     NTIMED timed writers queue, then one untimed writer, then a reader.
-     When the timed ones have given up and the holder unlocks, the
-     untimed writer and the reader must get the lock: nobody waits for
-     an abandoned ticket.  Repeat so that the bitmap wraps around.  */
+  /* Writers giving up among waiting writers: a writer holds, then
+     NTIMED timed writers wait, then one untimed writer, then a reader.
+     When the timed ones have given up (one of them registered for the
+     hand-off and withdrew) and the holder unlocks, the untimed writer
+     and the reader must get the lock.  */
   enum { NTIMED = 5 };
   for (int rnd = 0; rnd < 20; rnd++)
     {
@@ -154,14 +156,14 @@ do_test (void)
       TEST_COMPARE (pthread_rwlock_wrlock (&lock), 0);
       for (int i = 0; i < NTIMED; i++)
 	{
-	  tw[i] = (struct req) { true, how, 100 + 20 * i, -1 };
+	  tw[i] = (struct req) { true, how, 100 + 20 * i, -1, 0 };
 	  th[i] = start (&tw[i]);
-	  PF_WAIT_UNTIL (pf_queued_writers (&lock) == i + 2);
+	  pf_wait_blocked (&tw[i].tid);
 	}
-      struct req last = { true, CLOCK_MONO, 10000, -1 };
+      struct req last = { true, CLOCK_MONO, 10000, -1, 0 };
       pthread_t tl = start (&last);
-      PF_WAIT_UNTIL (pf_queued_writers (&lock) == NTIMED + 2);
-      struct req rd = { false, CLOCK_MONO, 10000, -1 };
+      pf_wait_blocked (&last.tid);
+      struct req rd = { false, CLOCK_MONO, 10000, -1, 0 };
       pthread_t tr = start (&rd);
       for (int i = 0; i < NTIMED; i++)
 	{
@@ -176,7 +178,7 @@ do_test (void)
       pf_check_idle (&lock);
     }
 
-  /* Writers timing out while the turn passes to them: timeouts racing
+  /* Writers timing out while the role passes to them: timeouts racing
      with unlocks, checked by the invariant that the lock ends idle.  */
   for (int rnd = 0; rnd < 200; rnd++)
     {
@@ -185,7 +187,7 @@ do_test (void)
       TEST_COMPARE (pthread_rwlock_wrlock (&lock), 0);
       for (int i = 0; i < 3; i++)
 	{
-	  tw[i] = (struct req) { true, i % NHOW, 1 + rnd % 3, -1 };
+	  tw[i] = (struct req) { true, i % NHOW, 1 + rnd % 3, -1, 0 };
 	  th[i] = start (&tw[i]);
 	}
       pf_sleep_ms (rnd % 4);

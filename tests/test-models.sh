@@ -110,9 +110,9 @@ check pf_rwlock/timed pf_rwlock safety ok \
   -DNR=2 -DNW=2 -DNITER=1 -DRTIMED=1 -DWTIMED=1
 check pf_rwlock/3writers pf_rwlock safety ok -DNR=1 -DNW=3 -DNITER=1
 # Three writers, the first (or the first two) timed: a writer that
-# times out in its drain (case (d)) abandons it but leaves its phase on;
+# times out in its drain (case (c)) abandons it but leaves its phase on;
 # the last reader of the drain ends the phase (README, "Findings" 2).
-# The mutant is case (d) as before the fix (the writer ends its phase
+# The mutant is case (c) as before the fix (the writer ends its phase
 # itself), which lets the one-bit PHID repeat under a waiting reader.
 check pf_rwlock/abandon-drain pf_rwlock safety ok \
   -DNR=1 -DNW=3 -DNITER=1 -DWTIMED=1
@@ -126,5 +126,7 @@ check pf_rwlock/mut-nowake pf_rwlock safety error \
   -DNR=2 -DNW=2 -DNITER=1 -DBROKEN_PF_NOWAKE
 check pf_rwlock/mut-reader-retry pf_rwlock safety error \
   -DNR=2 -DNW=2 -DNITER=1 -DBROKEN_PF_READER_RETRY
+check pf_rwlock/mut-ignore-pres pf_rwlock safety error \
+  -DNR=1 -DNW=2 -DNITER=1 -DBROKEN_PF_IGNORE_PRES
 
 exit 0

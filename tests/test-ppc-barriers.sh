@@ -16,12 +16,10 @@
 #   - every lwarx has its stwcx. (a reservation loop);
 #   - the lock entry points (fast path inline, slow path out of line)
 #     acquire with isync after the loop and contain no `sync';
-#   - the unlock entry points release with lwsync and, for the TP mutex
-#     and the TP rwlock, contain no `sync';
-#   - `sync' appears in the rwlock only in the functions that hold the
-#     two store-buffering fences of the phase-fair writer queue (M4 in
-#     nptl/pthread_rwlock_pf.c), which need it: lwsync does not order a
-#     store before a later load;
+#   - the unlock entry points release with lwsync, and no lock object
+#     contains `sync' (none of the protocols has a store-buffering
+#     pattern that would need it; the reader fast paths are also checked
+#     on their own);
 #   - on powerpc64le (POWER8 and later), acquire loops set lwarx's
 #     exclusive-access hint (EH=1), as glibc's MUTEX_HINT_ACQ does.
 #
@@ -129,10 +127,8 @@ rules() {
     result "$label: $f releases with lwsync" $? "$n lwsync-lwarx"
   done
 
-  # Full barriers: none in the mutex, none in the reader fast paths, and
-  # in the rwlock only as the store-buffering fence M4: right after a
-  # reservation loop (a stwcx. in the 6 instructions before it), right
-  # before a plain load.
+  # Full barriers: none in any lock object, none in the reader fast
+  # paths.
   n=$(for o in $mutex_objs; do cat "$d/$o.lst"; done | awk '$2 ~ /^(sync|hwsync)$/' | wc -l)
   [ "$n" -eq 0 ]
   result "$label: no sync in the TP mutex" $? "$n sync"
@@ -144,23 +140,9 @@ rules() {
     [ "$n" -eq 0 ]
     result "$label: no sync in $f" $? "$n sync"
   done
-  out=$(awk '
-    { fn[NR] = $1; m[NR] = $2 }
-    END {
-      for (i = 1; i <= NR; i++) {
-	if (m[i] != "sync" && m[i] != "hwsync") continue
-	total++
-	rmw = 0
-	for (j = i - 1; j >= i - 6 && j >= 1; j--)
-	  if (fn[j] == fn[i] && m[j] == "stwcx.") rmw = 1
-	load = (i < NR && fn[i + 1] == fn[i] && m[i + 1] ~ /^(lwz|lwa|ld|lbz|lhz)$/)
-	if (!(rmw && load)) bad = bad " " fn[i]
-      }
-      print total + 0 ":" bad
-    }' "$d/pthread_rwlock_pf.lst")
-  [ -z "${out#*:}" ]
-  result "$label: sync in the rwlock only as the M4 store-buffering fence" $? \
-    "${out%%:*} sync${out#*:}"
+  n=$(awk '$2 ~ /^(sync|hwsync)$/' "$d/pthread_rwlock_pf.lst" | wc -l)
+  [ "$n" -eq 0 ]
+  result "$label: no sync in the phase-fair rwlock" $? "$n sync"
 
   # The spin hints in the lock objects of the sources that use them.
   users=

@@ -31,7 +31,7 @@
 
 /* Core acquisition functions: ABSTIME == NULL waits forever, otherwise
    ABSTIME is absolute on CLOCKID.  Return 0, EINVAL, EDEADLK or
-   ETIMEDOUT.  */
+   ETIMEDOUT, and for a reader also EAGAIN (too many readers).  */
 extern int __pthread_rwlock_pf_rdlock (pthread_rwlock_t *rwlock,
 				       clockid_t clockid,
 				       const struct __timespec64 *abstime)

@@ -68,7 +68,7 @@ valgrind_opts="--error-exitcode=99 --suppressions=$here/tpf.supp"
 #                             helgrind does not: helgrind would see the
 #                             data the mutex protects as unprotected.
 common_tests="tst-mutex-tp-kernel-user tst-mutex-tp-tunable
-  tst-rwlock-pf-concurrent tst-rwlock-pf-fifo tst-rwlock-pf-tunable
+  tst-rwlock-pf-concurrent tst-rwlock-pf-writers tst-rwlock-pf-tunable
   tst-rwlock-pf-tunable-bad tst-rwlock-pf-tunable-wnr
   tst-rwlock-tp-concurrent tst-rwlock-tp-kernel-user"
 memcheck_tests="$common_tests tst-mutex-tp-cond tst-mutex-tp-robust

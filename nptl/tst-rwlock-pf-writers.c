@@ -1,4 +1,4 @@
-/* Phase-fair rwlock: writers are served in arrival order.
+/* Phase-fair rwlock: writers among themselves.
    Copyright (C) 2026 Free Software Foundation, Inc.
    This file is part of the GNU C Library.
 
@@ -26,22 +26,55 @@
 
 #include "tst-rwlock-pf-common.h"
 
-enum { NWRITERS = 8 };
 static pthread_rwlock_t lock;
-static int order[NWRITERS];
+
+/* Writers that all wait while the lock is held get it one at a time,
+   each exactly once.  */
+enum { NWRITERS = 8 };
+static int seen[NWRITERS];
 static int norder;
+static pid_t tids[NWRITERS];
 
 static void *
 writer (void *arg)
 {
+  int i = (int) (intptr_t) arg;
+  pf_note_tid (&tids[i]);
   TEST_COMPARE (pthread_rwlock_wrlock (&lock), 0);
-  order[norder++] = (int) (intptr_t) arg;
+  seen[i]++;
+  norder++;
   TEST_COMPARE (pthread_rwlock_unlock (&lock), 0);
   return NULL;
 }
 
-/* More writers than the 32 places of the queue, some of them timing
-   out: all untimed ones get the lock, one at a time.  */
+static void
+test_all_served (void)
+{
+  for (int round = 0; round < 3; round++)
+    {
+      pthread_t th[NWRITERS];
+      norder = 0;
+      TEST_COMPARE (pthread_rwlock_wrlock (&lock), 0);
+      for (int i = 0; i < NWRITERS; i++)
+	{
+	  seen[i] = 0;
+	  tids[i] = 0;
+	  th[i] = xpthread_create (NULL, writer, (void *) (intptr_t) i);
+	}
+      for (int i = 0; i < NWRITERS; i++)
+	pf_wait_blocked (&tids[i]);
+      TEST_COMPARE (pthread_rwlock_unlock (&lock), 0);
+      for (int i = 0; i < NWRITERS; i++)
+	xpthread_join (th[i]);
+      TEST_COMPARE (norder, NWRITERS);
+      for (int i = 0; i < NWRITERS; i++)
+	TEST_COMPARE (seen[i], 1);
+      pf_check_idle (&lock);
+    }
+}
+
+/* Many writers, some of them timing out: all untimed ones get the lock,
+   one at a time.  */
 enum { NMANY = 48 };
 static unsigned int inside, overlaps, done;
 
@@ -79,14 +112,7 @@ test_many (void)
   TEST_COMPARE (pthread_rwlock_wrlock (&lock), 0);
   for (int i = 0; i < NMANY; i++)
     th[i] = xpthread_create (NULL, many_writer, (void *) (intptr_t) i);
-  /* The queue fills up to its bound (timed writers leave it now and
-     then); the others wait outside.  */
-  PF_WAIT_UNTIL (pf_queued_writers (&lock) >= 28);
-  for (int i = 0; i < 20; i++)
-    {
-      TEST_VERIFY (pf_queued_writers (&lock) <= 32);
-      pf_sleep_ms (1);
-    }
+  pf_sleep_ms (20);
   TEST_COMPARE (pthread_rwlock_unlock (&lock), 0);
   for (int i = 0; i < NMANY; i++)
     xpthread_join (th[i]);
@@ -95,34 +121,56 @@ test_many (void)
   pf_check_idle (&lock);
 }
 
+/* Bounded writer wait (G3): a writer that has waited past the hand-off
+   threshold registers in the hand-off word, and the next release hands
+   it the writer role.  The releaser, which would otherwise get the role
+   back at once (a running thread relocking before the sleeper has woken
+   up), then finds it taken.  */
+static pid_t victim_tid;
+static int victim_may_leave;
+
+static void *
+victim (void *arg)
+{
+  pf_note_tid (&victim_tid);
+  TEST_COMPARE (pthread_rwlock_wrlock (&lock), 0);
+  /* Keep the lock until the releaser has looked.  */
+  PF_WAIT_UNTIL (__atomic_load_n (&victim_may_leave, __ATOMIC_ACQUIRE));
+  TEST_COMPARE (pthread_rwlock_unlock (&lock), 0);
+  return NULL;
+}
+
+static void
+test_handoff (void)
+{
+  for (int round = 0; round < 5; round++)
+    {
+      victim_tid = 0;
+      victim_may_leave = 0;
+      TEST_COMPARE (pthread_rwlock_wrlock (&lock), 0);
+      pthread_t v = xpthread_create (NULL, victim, NULL);
+      PF_WAIT_UNTIL (__atomic_load_n (&victim_tid, __ATOMIC_ACQUIRE) != 0
+		     && (PF_T_HANDOFF (&lock) & 0x3fffff) == victim_tid);
+      TEST_COMPARE (pthread_rwlock_unlock (&lock), 0);
+      int err = pthread_rwlock_trywrlock (&lock);
+      TEST_COMPARE (err, EBUSY);
+      if (err == 0)
+	TEST_COMPARE (pthread_rwlock_unlock (&lock), 0);
+      __atomic_store_n (&victim_may_leave, 1, __ATOMIC_RELEASE);
+      xpthread_join (v);
+      pf_check_idle (&lock);
+    }
+}
+
 static int
 do_test (void)
 {
   pf_init (&lock, PTHREAD_PROCESS_PRIVATE);
-  for (int round = 0; round < 3; round++)
-    {
-      pthread_t th[NWRITERS];
-      norder = 0;
-      TEST_COMPARE (pthread_rwlock_wrlock (&lock), 0);
-      /* Start writer I only once writer I-1 holds its ticket.  */
-      for (int i = 0; i < NWRITERS; i++)
-	{
-	  th[i] = xpthread_create (NULL, writer, (void *) (intptr_t) i);
-	  PF_WAIT_UNTIL (pf_queued_writers (&lock) == i + 2);
-	}
-      /* Let them all fall asleep, so the wake-up order is the kernel's
-	 and only the tickets keep the order.  */
-      pf_sleep_ms (50);
-      TEST_COMPARE (pthread_rwlock_unlock (&lock), 0);
-      for (int i = 0; i < NWRITERS; i++)
-	xpthread_join (th[i]);
-      TEST_COMPARE (norder, NWRITERS);
-      for (int i = 0; i < NWRITERS; i++)
-	TEST_COMPARE (order[i], i);
-      pf_check_idle (&lock);
-    }
+  test_all_served ();
   test_many ();
+  test_handoff ();
   return 0;
 }
 
+#define TIMEOUT 60
 #include <support/test-driver.c>
