@@ -57,25 +57,24 @@
                 wake-up is then an invalid end state)
      STALE      HAND starts with a stale registration of a dead thread
                 (1: not granted, 2: granted), dropped by H5
-     FIXED      FIX_RECHECK and FIX_R2_MARK, the proposed fixes of the
-                findings 4..6 (the checks that must pass use it)
-     FIX_RECHECK    proposed fix of Finding 4 (models/README): after a
-                failed A0/A1 CAS, tprw_lock_user and tprw_withdraw load
-                the word again and look for the grant (continue) instead
-                of going on with the value the CAS returned
-     FIX_R2_MARK    proposed fix of Findings 5 and 6: R2 to a reader
-                requester stores SH|1|W|HB, HB a spare word bit (one of
-                bits 24..27 in C); tprw_granted of a reader requires HB
-                besides the grant in HAND, and the served requester
-                clears HB (an atomic AND; it owns the word, W is set so
-                nobody joins) before H4; a waiter that has just
-                registered (H1) loads the word again instead of sleeping
-                on the value it loaded before (which may be the previous
-                requester's marked word).  So the word changes under a
-                requester that sleeps (Finding 5), and the requester sees
-                its grant only once R2 is done (Finding 6)
-     FIX_R2_TOGGLE  a partial fix, only to show Finding 6 on its own: R2
-                to a reader flips HB, tprw_granted ignores it
+     FIX_RECHECK    (on by default) the fix of Finding 4
+                (models/README): after a failed A0/A1 CAS the waiter
+                loads the word again and looks for the grant (continue)
+                instead of going on with the value the CAS returned
+     FIX_R2_MARK    (on by default) the fix of Findings 5 and 6: R2 to a
+                reader requester stores SH|1|W|HB, HB = TPRW_GRANTED
+                (bit 27 in C); the grant of a reader requires HB besides
+                the grant in HAND, and the served requester clears HB
+                (an atomic AND; it owns the word, W is set so nobody
+                joins) before H4; a waiter that has just registered (H1)
+                loads the word again instead of sleeping on the value it
+                loaded before (which may be the previous requester's
+                marked word).  So the word changes under a requester
+                that sleeps (Finding 5), and the requester sees its
+                grant only once R2 is done (Finding 6)
+     FIX_R2_TOGGLE  (only with BROKEN_R2_TOGGLE) a partial fix, to show
+                Finding 6 on its own: R2 to a reader flips HB, and the
+                grant ignores it
      NO_R2_ASSERT   leave out the assertion before R2's CAS (to see what
                 Finding 6 leads to: a lost lock, an invalid end state)
      NO_BACKOFF leave out the back-off step (for the 3-thread liveness
@@ -91,6 +90,10 @@
      BROKEN_GRANT_NOSH  a reader requester takes HAND's grant for a read
                         lock without TPRW_SHARED in the word (I5)
      BROKEN_NO_A2       a waiter sleeps without announcing W (I2)
+     BROKEN_NO_RECHECK  Finding 4: the code before FIX_RECHECK
+     BROKEN_NO_R2_MARK  Finding 5: the code before FIX_R2_MARK
+     BROKEN_R2_TOGGLE   Finding 6: R2 changes the word (a toggled HB) but
+                        the grant does not wait for R2
 */
 
 #ifndef NR
@@ -120,8 +123,14 @@
 
 #define NT (NR + NW)
 
-#ifdef FIXED
+/* The C code's fixes of Findings 4..6 are on unless a mutant takes
+   them away.  */
+#ifndef BROKEN_NO_RECHECK
 #define FIX_RECHECK
+#endif
+#ifdef BROKEN_R2_TOGGLE
+#define FIX_R2_TOGGLE
+#elif !defined BROKEN_NO_R2_MARK
 #define FIX_R2_MARK
 #endif
 

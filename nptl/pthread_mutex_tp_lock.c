@@ -206,7 +206,11 @@
    - T3 CAS relaxed: it publishes nothing; FUTEX_WAIT re-checks the value
      atomically with queueing, and the kernel orders FUTEX_WAKE after the
      unlocker's store (the usual futex argument, as for lll_lock).
-   - H1..H5 relaxed: the hand-off word carries no data; the only ordering
+   - H1..H5 relaxed but for H4 (release) and an acquire fence after a
+     successful H1, which only the TP rwlock needs (its mark TPRW_GRANTED,
+     cleared by a served reader before H4, must look clear to the next
+     requester's reload after H1; nptl/pthread_rwlock_tp.c, I7).  For
+     the mutex the hand-off word carries no data; the only ordering
      needed is that of the ownership transfer itself, which U2 (release)
      and the requester's acquire load of the word provide.  H2 and H3 are
      read-modify-writes of the same location, so exactly one of them

@@ -366,6 +366,8 @@ pf_role_ref (struct tp_lock_ref *l, pthread_rwlock_t *rwlock, int private)
   l->private = private;
   l->handoff_enabled = true;
   l->pshared = private != FUTEX_PRIVATE;
+  l->rwlock = false;
+  l->reader = false;
 }
 
 /* Take the role for TID: T0, then the TP core's spin and sleep.  Returns

@@ -25,6 +25,7 @@
 #include <tp-futex.h>
 #include <tp-spin.h>
 #include <tp-wait.h>
+#include <tp-core.h>
 #include <pthread_rwlock_tp.h>
 
 /* A reader/writer lock on one futex word in the shared layout of the TP
@@ -68,7 +69,8 @@
 	    W  = FUTEX_WAITERS (bit 31): the release must enter the slow
 		 path (a waiter may sleep, or asks for hand-off);
 	    SH = TPRW_SHARED (bit 29), SU = TPRW_SHARED_UNLOCK (bit 28),
-	    n in bits 0..23 (TPRW_COUNT_MASK), bits 24..27 zero.  TIDs are
+	    G = TPRW_GRANTED (bit 27, user-space path only, see R2),
+	    n in bits 0..23 (TPRW_COUNT_MASK), bits 24..26 zero.  TIDs are
 	    below 2^22 (PID_MAX_LIMIT), so a TID never has SH or SU set.
      HAND = __writers   hand-off word, user-space path only: the TID of
 			the registered requester in bits 0..29, bit 30
@@ -93,10 +95,12 @@
      R0  t -> 0, SH|1 -> 0, SH|n -> SH|n-1 (n > 1, W kept)
 				 release without slow path
      R1  t|W -> 0, SH|1|W -> 0   slow release: exchange, wake all
-     R2  t|W -> r|W or SH|1|W, SH|1|W -> r|W or SH|1|W
+     R2  t|W -> r|W or SH|G|1|W, SH|1|W -> r|W or SH|G|1|W
 				 hand-off to the requester r (a writer gets
-				 the word, a reader a read lock of its own),
-				 then wake all
+				 the word, a reader a read lock of its own,
+				 marked G), then wake all; a reader
+				 requester that sees G clears it with an
+				 atomic AND before it clears HAND (H4)
      H1..H5 on HAND             as the TP mutex's H1..H5 (register past
 				 the threshold, withdraw on timeout, grant,
 				 clear once served, drop a stale entry)
@@ -122,13 +126,29 @@
        releaser performs R2 (it owns the word).  A requester that times
        out either withdraws or waits for the grant and succeeds.
    I5  A reader requester is granted when HAND holds its TID with
-       TPRW_HANDOFF_READER and TP_HANDOFF_GRANTED and the word is
-       reader-owned; before the grant the word is the releaser's, which
-       is reader-owned only when the releaser is the last reader, and
-       then SH|1|W is passed on unchanged.
+       TPRW_HANDOFF_READER and TP_HANDOFF_GRANTED and the word is SH|G:
+       G, not the grant in HAND, shows that R2 has happened (H3 comes
+       before R2, and between the two the word may already be SH|1|W, the
+       releasing last reader's own).  Only R2 sets G and only the served
+       requester clears it, before H4, so G is clear when the next
+       requester registers.
+   I7  Every R2 changes the word (a writer's TID, or G), and a requester
+       that has just registered (H1) loads the word again before it
+       sleeps, so it never sleeps on the value that grants it the lock:
+       its FUTEX_WAIT either fails with EAGAIN or is woken by R2's wake.
+       (Found by models/tp_rwlock.pml: without G the last reader's R2
+       left SH|1|W unchanged, and a requester that had loaded it slept
+       through its grant; and a requester that took the registration in
+       HAND for proof acted before R2, whose retry loop then wrote a
+       read lock into a word freed meanwhile.)  H4 is release and H1 is
+       followed by an acquire fence (tp-wait.h), so that the reload sees
+       the previous requester's G cleared.
    I6  Stale registrations (the requester died, or the lock was
        inherited by fork) are dropped by the next slow release, as for
        the mutex (I8 there), with the check of tp-wait.h.
+
+   The user-space slow paths are the TP core's (tp-core.h), with the
+   mutex's spin, back-off and hand-off policy.
 
    Starvation bound: a waiter registers after the threshold (its sleeps
    are bounded so that it does, as the mutex's I7); then the current
@@ -172,11 +192,6 @@
    - __cur_writer is written and read only by the writer while it owns
      the lock (relaxed), as in pthread_rwlock_common.c.  */
 
-#define TPRW_SHARED		0x20000000u
-#define TPRW_SHARED_UNLOCK	0x10000000u
-#define TPRW_COUNT_MASK		0x00ffffffu
-#define TPRW_HANDOFF_READER	0x40000000u
-
 #define TPRW_WORD(l)	(&(l)->__data.__readers)
 #define TPRW_HAND(l)	(&(l)->__data.__writers)
 
@@ -208,33 +223,6 @@ tprw_use_kernel (void)
   return k > 0;
 }
 
-/* Whether the word V can be taken (A0) or joined (A1) right now.  */
-static inline bool
-tprw_can_take (unsigned int v, bool reader)
-{
-  if ((v & ~FUTEX_WAITERS) == 0)
-    return true;
-  return (reader && (v & ~TPRW_COUNT_MASK) == TPRW_SHARED
-	  && (v & TPRW_COUNT_MASK) != TPRW_COUNT_MASK);
-}
-
-/* The word after A0 or A1 on V.  */
-static inline unsigned int
-tprw_taken (unsigned int v, bool reader, pid_t tid)
-{
-  if ((v & ~FUTEX_WAITERS) != 0)
-    return v + 1;
-  return (reader ? TPRW_SHARED | 1 : tid) | (v & FUTEX_WAITERS);
-}
-
-/* A1 would overflow the reader count.  */
-static inline bool
-tprw_full (unsigned int v)
-{
-  return ((v & (TPRW_SHARED | TPRW_COUNT_MASK))
-	  == (TPRW_SHARED | TPRW_COUNT_MASK));
-}
-
 /* A0 or A1 once.  Acquire MO: see the design comment.  */
 static inline bool
 tprw_try_take (unsigned int *word, unsigned int *v, bool reader, pid_t tid)
@@ -245,175 +233,30 @@ tprw_try_take (unsigned int *word, unsigned int *v, bool reader, pid_t tid)
 							       tid)));
 }
 
-/* Whether the requester TID has been handed the lock (I5), given the
-   word V just loaded with acquire MO.  */
-static inline bool
-tprw_granted (unsigned int *hand, unsigned int v, bool reader, pid_t tid)
+/* The TP core's view of RWLOCK, for a reader (READER) or a writer.  */
+static inline void
+tprw_ref (struct tp_lock_ref *l, pthread_rwlock_t *rwlock, bool reader)
 {
-  if (!reader)
-    return (v & ~FUTEX_WAITERS) == (unsigned int) tid;
-  return ((v & TPRW_SHARED) != 0
-	  && (tp_handoff_reg (atomic_load_relaxed (hand))
-	      == (tid | TPRW_HANDOFF_READER | TP_HANDOFF_GRANTED)));
+  l->word = TPRW_WORD (rwlock);
+  l->handoff = TPRW_HAND (rwlock);
+  l->private = tprw_private (rwlock);
+  l->handoff_enabled = true;
+  l->pshared = rwlock->__data.__shared != 0;
+  l->rwlock = true;
+  l->reader = reader;
 }
 
-/* The requester timed out (ERR): withdraw (H2) unless granted (H3), in
-   which case wait for the word (R2) and own the lock (I4).  */
-static int
-tprw_withdraw (pthread_rwlock_t *rwlock, bool reader, pid_t tid,
-	       unsigned int reg, int private, int err)
-{
-  unsigned int *word = TPRW_WORD (rwlock);
-  unsigned int *hand = TPRW_HAND (rwlock);
-
-  /* H2.  */
-  if (tp_handoff_replace (hand, reg, 0))
-    return err;
-
-  /* Granted, or our entry was dropped as stale (I6): then take the word
-     when it comes free, as any waiter.  */
-  for (;;)
-    {
-      unsigned int v = atomic_load_acquire (word);
-      if (tprw_granted (hand, v, reader, tid))
-	break;
-      if (tprw_try_take (word, &v, reader, tid))
-	break;
-      /* A2, then sleep.  */
-      if ((v & ~FUTEX_WAITERS) != 0)
-	tp_announce_and_wait (word, v, private);
-    }
-  tp_handoff_clear (hand, tid);
-  return 0;
-}
-
-/* Who holds the lock whose word is V: the writer's TID, TPRW_SHARED
-   for the reader group (whose count changes as readers come and go),
-   or 0.  */
-static inline unsigned int
-tprw_holder (unsigned int v)
-{
-  return (v & TPRW_SHARED) != 0 ? TPRW_SHARED : v & ~FUTEX_WAITERS;
-}
-
-/* Spin for the word, as the mutex does (S1..S3 of its design comment:
-   one spinner per lock, claimed in the hand-off word; stop when the
-   lock changed hands under us).  Returns true if we took it.  */
-static bool
-tprw_spin (unsigned int *word, unsigned int *hand, bool reader, pid_t tid)
-{
-  int budget = tp_spin_budget ();
-  if (budget <= 0 || !tp_spin_claim (hand))
-    return false;
-  int spins = budget;
-  bool taken = false;
-  unsigned int holder = tprw_holder (atomic_load_relaxed (word));
-  int free_for = 0;
-  for (; spins > 0; --spins)
-    {
-      /* Read before CAS, so that spinning does not take the cache line
-	 from the owner.  A reader joins readers at once (that moves no
-	 lock away from anyone); a free word must stay free for
-	 TP_SPIN_GRACE rounds first (S3).  */
-      unsigned int v = atomic_load_relaxed (word);
-      bool is_free = (v & ~FUTEX_WAITERS) == 0;
-      if (is_free)
-	++free_for;
-      if ((!is_free || free_for >= TP_SPIN_GRACE)
-	  && tprw_try_take (word, &v, reader, tid))
-	{
-	  taken = true;
-	  break;
-	}
-      if (!is_free && (free_for > 0 || tprw_holder (v) != holder))
-	/* S2: taken again, or changed hands, under us.  */
-	break;
-      tp_spin_relax ();
-    }
-  tp_spin_done ();
-  tp_spin_release (hand);
-  tp_spin_learn (budget - spins, taken);
-  return taken;
-}
-
-/* The user-space slow path of rdlock (READER) and wrlock.  */
+/* The user-space slow path of rdlock (READER) and wrlock: the TP core
+   (tp-core.h), which never returns EOWNERDEAD for an rwlock word (only
+   the kernel path sets FUTEX_OWNER_DIED, and the core takes no word
+   that has it).  */
 static int
 tprw_lock_user (pthread_rwlock_t *rwlock, bool reader, pid_t tid,
 		clockid_t clockid, const struct __timespec64 *abstime)
 {
-  unsigned int *word = TPRW_WORD (rwlock);
-  unsigned int *hand = TPRW_HAND (rwlock);
-  int private = tprw_private (rwlock);
-
-  if (tprw_spin (word, hand, reader, tid))
-    return 0;
-
-  int err = tp_check_abstime (abstime);
-  if (err != 0)
-    return err;
-  unsigned int reg = tid | (reader ? TPRW_HANDOFF_READER : 0);
-  struct tp_handoff_wait hw;
-  struct tp_backoff bo;
-  tp_handoff_wait_init (&hw, true, __pthread_mutex_tp_config.handoff_us);
-  tp_backoff_init (&bo, &hw);
-
-  for (;;)
-    {
-      /* Acquire MO pairs with the release of R0/R1/R2.  */
-      unsigned int v = atomic_load_acquire (word);
-      if (hw.requester && tprw_granted (hand, v, reader, tid))
-	{
-	  tp_handoff_clear (hand, tid);
-	  return 0;
-	}
-      if (tprw_try_take (word, &v, reader, tid))
-	{
-	  if (hw.requester)
-	    tp_handoff_clear (hand, tid);
-	  return 0;
-	}
-      if ((v & ~FUTEX_WAITERS) == 0)
-	/* Free, and the CAS failed spuriously or lost a race.  */
-	continue;
-      if (reader && tprw_full (v) && (v & FUTEX_WAITERS) == 0)
-	return (hw.requester
-		? tprw_withdraw (rwlock, reader, tid, reg, private, EAGAIN)
-		: EAGAIN);
-      /* Woken, but owned again: step back, as the mutex (B1).  */
-      if (tp_backoff_due (&bo, &hw, hand))
-	{
-	  err = tp_backoff_sleep (&bo, &hw, clockid, abstime);
-	  if (err != 0)
-	    return err;
-	  continue;
-	}
-      if ((v & FUTEX_WAITERS) == 0)
-	{
-	  /* A2.  Relaxed MO, see the design comment.  */
-	  if (!atomic_compare_exchange_weak_relaxed (word, &v,
-						     v | FUTEX_WAITERS))
-	    continue;
-	  v |= FUTEX_WAITERS;
-	}
-
-      const struct __timespec64 *until;
-      clockid_t until_clock;
-      struct __timespec64 deadline_ts;
-      bool handoff_sleep = tp_handoff_wait_plan (&hw, hand, reg, clockid,
-						 abstime, &deadline_ts,
-						 &until, &until_clock);
-      TP_STAT_INC (TP_STAT_USER_SLEEPS);
-      err = __futex_abstimed_wait64 (word, v, until_clock, until, private);
-      if (err == 0 || err == EAGAIN)
-	bo.woken = true;
-      if (err == ETIMEDOUT && handoff_sleep)
-	continue;
-      if (err == ETIMEDOUT || err == EINVAL || err == EOVERFLOW)
-	return (hw.requester
-		? tprw_withdraw (rwlock, reader, tid, reg, private, err)
-		: err);
-      /* 0, EAGAIN, EINTR: look at the word again.  */
-    }
+  struct tp_lock_ref l;
+  tprw_ref (&l, rwlock, reader);
+  return tp_core_lock (&l, tid, clockid, abstime);
 }
 
 /* The kernel slow path of rdlock (READER) and wrlock.  Returns 1 if the
@@ -562,34 +405,14 @@ __pthread_rwlock_tp_trywrlock (pthread_rwlock_t *rwlock)
     }
 }
 
-/* R1 or R2 of a word V that we own (as the writer or the last reader)
-   with W set: user-space path.  */
+/* R1 or R2 of the word, which we own (as the writer or the last reader)
+   with W set: user-space path, the TP core.  */
 static void
-tprw_release_user (pthread_rwlock_t *rwlock, unsigned int v, int private)
+tprw_release_user (pthread_rwlock_t *rwlock)
 {
-  unsigned int *word = TPRW_WORD (rwlock);
-  /* H5 and H3 (I4, I6).  */
-  unsigned int req = tp_handoff_grant (TPRW_HAND (rwlock),
-				       rwlock->__data.__shared != 0);
-  if (req != 0)
-    {
-      unsigned int newv = ((req & TPRW_HANDOFF_READER) != 0
-			   ? TPRW_SHARED | 1 : req & TP_HANDOFF_TID_MASK);
-      /* R2.  Only we change the word now (I1); the loop is for spurious
-	 CAS failures.  Release MO pairs with the requester's acquire
-	 load.  */
-      while (!atomic_compare_exchange_weak_release (word, &v,
-						    newv | FUTEX_WAITERS))
-	;
-      TP_STAT_INC (TP_STAT_HANDOFFS);
-      futex_wake (word, INT_MAX, private);
-      return;
-    }
-
-  /* R1.  Release MO pairs with A0/A1 of the next owner.  */
-  atomic_exchange_release (word, 0);
-  TP_STAT_INC (TP_STAT_USER_WAKES);
-  futex_wake (word, INT_MAX, private);
+  struct tp_lock_ref l;
+  tprw_ref (&l, rwlock, false);
+  tp_core_release (&l);
 }
 
 static int
@@ -611,7 +434,7 @@ tprw_wrunlock (pthread_rwlock_t *rwlock, pid_t tid)
     }
   /* W is set (or the CAS failed spuriously: then the release is merely
      slower).  */
-  tprw_release_user (rwlock, atomic_load_relaxed (word), private);
+  tprw_release_user (rwlock);
   return 0;
 }
 
@@ -649,7 +472,7 @@ tprw_rdunlock (pthread_rwlock_t *rwlock)
 						      private));
 	  return 0;
 	}
-      tprw_release_user (rwlock, v, private);
+      tprw_release_user (rwlock);
       return 0;
     }
 }

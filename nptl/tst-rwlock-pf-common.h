@@ -20,11 +20,11 @@
 #define TST_RWLOCK_PF_COMMON_H 1
 
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <support/check.h>
-#include <support/process_state.h>
 #include <support/timespec.h>
 #include <support/xthread.h>
 
@@ -75,12 +75,31 @@ pf_sleep_ms (int ms)
   while (0)
 
 /* Wait until the thread that stores its TID in *TIDP (0 until then)
-   sleeps, that is, has blocked in the lock after storing it.  */
+   sleeps, that is, has blocked in the lock after storing it, or has
+   already exited (a timed locker may have given up meanwhile).  */
 static inline void
 pf_wait_blocked (pid_t *tidp)
 {
   PF_WAIT_UNTIL (__atomic_load_n (tidp, __ATOMIC_ACQUIRE) != 0);
-  support_process_state_wait (*tidp, support_process_state_sleeping);
+  char path[64];
+  snprintf (path, sizeof path, "/proc/self/task/%d/stat", (int) *tidp);
+  for (int n = 0; ; n++)
+    {
+      FILE *f = fopen (path, "r");
+      if (f == NULL)
+	return;
+      /* The state follows the command name in parentheses.  */
+      char buf[512];
+      size_t len = fread (buf, 1, sizeof buf - 1, f);
+      fclose (f);
+      buf[len] = '\0';
+      char *p = strrchr (buf, ')');
+      if (p == NULL || p[1] == '\0' || p[2] == 'S')
+	return;
+      if (n > 20000)
+	FAIL_EXIT1 ("thread %d did not block", (int) *tidp);
+      pf_sleep_ms (1);
+    }
 }
 
 /* Store the caller's TID for pf_wait_blocked.  */

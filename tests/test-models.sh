@@ -129,47 +129,42 @@ check pf_rwlock/mut-reader-retry pf_rwlock safety error \
 check pf_rwlock/mut-ignore-pres pf_rwlock safety error \
   -DNR=1 -DNW=2 -DNITER=1 -DBROKEN_PF_IGNORE_PRES
 
-# TP rwlock, user-space path (models/tp_rwlock.pml).  The C code as it
-# is verifies with one reader and two writers for one round each
-# (c-writers); with more rounds or a second reader it has the three
-# bugs of models/README, "Findings" 4..6, and the finding-* checks pass
-# while they are there (they report the error).  The other checks run
-# the model with the proposed fixes (FIXED, see the model's header):
-# when the C code gets its fixes, drop FIXED from the model's default
-# and turn the finding-* checks into mutants.
-check tp_rwlock/c-writers tp_rwlock safety ok \
-  -DNR=1 -DNW=2 -DNITER=1 -DRTIMED=1 -DWTIMED=1
-check tp_rwlock/finding-recheck tp_rwlock safety error \
+# TP rwlock, user-space path (models/tp_rwlock.pml).  The three
+# bugs of models/README, "Findings" 4..6, are fixed in the C code; the
+# code before each fix is a mutant that must fail.
+check tp_rwlock/mut-no-recheck tp_rwlock safety error \
+  -DNR=1 -DNW=2 -DNITER=2 -DBROKEN_NO_RECHECK -DBROKEN_NO_R2_MARK
+check tp_rwlock/mut-no-r2-mark tp_rwlock safety error \
+  -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_NO_R2_MARK
+check tp_rwlock/mut-r2-toggle tp_rwlock safety error \
+  -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_R2_TOGGLE
+check tp_rwlock/writers tp_rwlock safety ok \
   -DNR=1 -DNW=2 -DNITER=2
-check tp_rwlock/finding-reader-sleep tp_rwlock safety error \
-  -DNR=2 -DNW=1 -DNITER=1 -DFIX_RECHECK
-check tp_rwlock/finding-r2-overwrite tp_rwlock safety error \
-  -DNR=2 -DNW=1 -DNITER=1 -DFIX_RECHECK -DFIX_R2_TOGGLE
-check tp_rwlock/safety tp_rwlock safety ok -DFIXED -DNR=2 -DNW=1 -DNITER=1
+check tp_rwlock/safety tp_rwlock safety ok -DNR=2 -DNW=1 -DNITER=1
 check tp_rwlock/timed tp_rwlock safety ok \
-  -DFIXED -DNR=2 -DNW=1 -DNITER=1 -DRTIMED=3 -DWTIMED=1
+  -DNR=2 -DNW=1 -DNITER=1 -DRTIMED=3 -DWTIMED=1
 # HAND starts with a stale granted registration (a requester that died
 # between H3 and H4): the first slow release drops it (H5, I6).
 check tp_rwlock/writers-timed-stale tp_rwlock safety ok \
-  -DFIXED -DNR=1 -DNW=2 -DNITER=1 -DRTIMED=1 -DWTIMED=1 -DSTALE=2
+  -DNR=1 -DNW=2 -DNITER=1 -DRTIMED=1 -DWTIMED=1 -DSTALE=2
 check tp_rwlock/2rounds tp_rwlock safety ok \
-  -DFIXED -DNR=1 -DNW=1 -DNITER=2 -DRTIMED=1 -DWTIMED=1
+  -DNR=1 -DNW=1 -DNITER=2 -DRTIMED=1 -DWTIMED=1
 check tp_rwlock/handoff-liveness-2t-reader tp_rwlock ltl ok \
-  -DFIXED -DNR=1 -DNW=1 -DNITER=0 -DLIVENESS -DLTL_TID=1
+  -DNR=1 -DNW=1 -DNITER=0 -DLIVENESS -DLTL_TID=1
 # Without the back-off step: with it these exceed pan's depth bound.
 check tp_rwlock/handoff-liveness-3t-reader tp_rwlock ltl ok \
-  -DFIXED -DNR=1 -DNW=2 -DNITER=0 -DLIVENESS -DLTL_TID=1 -DNO_BACKOFF
+  -DNR=1 -DNW=2 -DNITER=0 -DLIVENESS -DLTL_TID=1 -DNO_BACKOFF
 check tp_rwlock/handoff-liveness-3t-writer tp_rwlock ltl ok \
-  -DFIXED -DNR=2 -DNW=1 -DNITER=0 -DLIVENESS -DLTL_TID=3 -DNO_BACKOFF
+  -DNR=2 -DNW=1 -DNITER=0 -DLIVENESS -DLTL_TID=3 -DNO_BACKOFF
 check tp_rwlock/mut-join-w tp_rwlock safety error \
-  -DFIXED -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_JOIN_W
+  -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_JOIN_W
 check tp_rwlock/mut-r1-wake1 tp_rwlock safety error \
-  -DFIXED -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_R1_WAKE1
+  -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_R1_WAKE1
 check tp_rwlock/mut-h2-blind tp_rwlock safety error \
-  -DFIXED -DNR=2 -DNW=1 -DNITER=1 -DWTIMED=1 -DBROKEN_H2_BLIND
+  -DNR=2 -DNW=1 -DNITER=1 -DWTIMED=1 -DBROKEN_H2_BLIND
 check tp_rwlock/mut-grant-nosh tp_rwlock safety error \
-  -DFIXED -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_GRANT_NOSH
+  -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_GRANT_NOSH
 check tp_rwlock/mut-no-a2 tp_rwlock safety error \
-  -DFIXED -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_NO_A2
+  -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_NO_A2
 
 exit 0

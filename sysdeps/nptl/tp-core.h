@@ -16,26 +16,32 @@
    License along with the GNU C Library; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* The exclusive TP lock on one futex word holding the owner's TID and
-   FUTEX_WAITERS, with a hand-off word: the user-space slow paths of the
-   TP mutex (nptl/pthread_mutex_tp_lock.c, whose design comment is the
-   correctness argument: transitions T1..T3, U1, U2, H1..H5, invariants
-   I1..I8, the spin and wake policy S1..S4 and B1..B3, the memory order)
-   and of the phase-fair rwlock's writer role
-   (nptl/pthread_rwlock_pf.c).  The TP rwlock's word also counts
-   readers; it shares the pieces in tp-wait.h instead.  */
+/* The user-space core of the TP locks: one futex word, owned by a
+   thread's TID, with FUTEX_WAITERS, and a hand-off word (tp-wait.h).  It
+   runs the slow paths of the TP mutex (nptl/pthread_mutex_tp_lock.c,
+   whose design comment is the correctness argument: transitions T1..T3,
+   U1, U2, H1..H5, invariants I1..I8, the spin and wake policy S1..S4 and
+   B1..B3, the memory order), of the TP rwlock (nptl/pthread_rwlock_tp.c,
+   whose word may instead hold a count of readers: its A0..A2, R1, R2
+   are the same steps on that word) and of the phase-fair rwlock's writer
+   role (nptl/pthread_rwlock_pf.c, a mutex word).  The word's layout
+   decides three things, in tp_core_can_take, tp_core_taken and
+   tp_core_granted; everything else is common.  */
 
 #ifndef _TP_CORE_H
 #define _TP_CORE_H 1
 
 #include <limits.h>
 #include <tp-wait.h>
+#include <tp-rwlock-word.h>
 
 /* One lock as the core sees it.  */
 struct tp_lock_ref
 {
-  /* The futex word: 0 free, else TID [|FUTEX_WAITERS]; a robust mutex
-     may also have FUTEX_OWNER_DIED with TID 0.  */
+  /* The futex word.  A mutex word is 0 free, else TID [|FUTEX_WAITERS];
+     a robust mutex may also have FUTEX_OWNER_DIED with TID 0.  An
+     rwlock word (tp-rwlock-word.h) may also be TPRW_SHARED with a count
+     of readers.  */
   unsigned int *word;
   /* The hand-off word (layout in tp-wait.h).  */
   unsigned int *handoff;
@@ -46,7 +52,96 @@ struct tp_lock_ref
   /* Whether the lock may be used by several processes (for the check
      of a registered requester, I8).  */
   bool pshared;
+  /* Whether the word is an rwlock word, and whether the caller wants a
+     read lock of it.  */
+  bool rwlock;
+  bool reader;
 };
+
+/* Whether the word V of L can be taken for the caller now: T1/T2 of the
+   mutex, A0/A1 of the rwlock.  */
+static inline bool
+tp_core_can_take (const struct tp_lock_ref *l, unsigned int v)
+{
+  if (l->rwlock)
+    return tprw_can_take (v, l->reader);
+  return (v & FUTEX_TID_MASK) == 0;
+}
+
+/* The word after TID took V.  A mutex waiter that has slept takes the
+   word with FUTEX_WAITERS (T2: others may still sleep, and U1 wakes only
+   one); a spinner keeps the bit as it is (T1).  An rwlock keeps it in
+   every case (its releases wake all sleepers, I2 there).  */
+static inline unsigned int
+tp_core_taken (const struct tp_lock_ref *l, unsigned int v, pid_t tid,
+	       bool slept)
+{
+  if (l->rwlock)
+    return tprw_taken (v, l->reader, tid);
+  return tid | (slept ? FUTEX_WAITERS : v & FUTEX_WAITERS);
+}
+
+/* Take the word of L, whose value is *V, for TID, if it can be taken:
+   returns 0, or EOWNERDEAD for a robust mutex whose owner died, with the
+   word taken, or -1 if it cannot be taken or the CAS failed (*V is then
+   the current value).  Acquire MO pairs with the release of the
+   previous owner (U0/U1/U2, R0/R1/R2).  */
+static inline int
+tp_core_try_take (const struct tp_lock_ref *l, unsigned int *v, pid_t tid,
+		  bool slept)
+{
+  if (!tp_core_can_take (l, *v)
+      || !atomic_compare_exchange_weak_acquire (l->word, v,
+						tp_core_taken (l, *v, tid,
+							       slept)))
+    return -1;
+  return (*v & FUTEX_OWNER_DIED) != 0 ? EOWNERDEAD : 0;
+}
+
+/* Whether the requester TID has been handed the lock, given the word V
+   just loaded with acquire MO: the word holds its TID (U2, R2 to a
+   writer), or, for a reader requester, R2 has marked the reader-owned
+   word TPRW_GRANTED and the hand-off word holds its granted registration
+   (I5 of the rwlock).  The mark, not the registration alone, is the
+   proof: the registration is granted (H3) before R2 stores the word.  */
+static inline bool
+tp_core_granted (const struct tp_lock_ref *l, unsigned int v, pid_t tid)
+{
+  if (!l->rwlock || !l->reader)
+    return (v & FUTEX_TID_MASK) == (unsigned int) tid;
+  return ((v & (TPRW_SHARED | TPRW_GRANTED)) == (TPRW_SHARED | TPRW_GRANTED)
+	  && (tp_handoff_reg (atomic_load_relaxed (l->handoff))
+	      == (tid | TPRW_HANDOFF_READER | TP_HANDOFF_GRANTED)));
+}
+
+/* The requester TID, granted the lock, takes it over: a reader clears
+   the mark of R2, then (H4) the registration.  Relaxed MO for the mark:
+   we own the word and nobody else clears the bit; tp_handoff_clear's
+   release orders it before the next registration (tp-wait.h).  */
+static inline void
+tp_core_accept_grant (const struct tp_lock_ref *l, pid_t tid)
+{
+  if (l->rwlock && l->reader)
+    atomic_fetch_and_relaxed (l->word, ~TPRW_GRANTED);
+  tp_handoff_clear (l->handoff, tid);
+}
+
+/* The registration of TID in the hand-off word (H1).  */
+static inline unsigned int
+tp_core_reg (const struct tp_lock_ref *l, pid_t tid)
+{
+  return tid | (l->rwlock && l->reader ? TPRW_HANDOFF_READER : 0);
+}
+
+/* Who holds the word V: the owner's TID, TPRW_SHARED for the readers of
+   an rwlock, 0 if it is free.  */
+static inline unsigned int
+tp_core_holder (const struct tp_lock_ref *l, unsigned int v)
+{
+  if (l->rwlock)
+    return tprw_holder (v);
+  return v & FUTEX_TID_MASK;
+}
 
 /* The requester timed out (ERR): withdraw the registration (H2) unless an
    unlocker has granted the lock (H3), in which case we wait for the
@@ -58,7 +153,7 @@ tp_core_withdraw (const struct tp_lock_ref *l, pid_t tid, int err)
   unsigned int *handoff = l->handoff;
 
   /* H2.  */
-  if (tp_handoff_replace (handoff, tid, 0))
+  if (tp_handoff_replace (handoff, tp_core_reg (l, tid), 0))
     return err;
 
   /* I4: the grant is ours.  Acquire MO pairs with the release of U2.
@@ -67,22 +162,26 @@ tp_core_withdraw (const struct tp_lock_ref *l, pid_t tid, int err)
   for (;;)
     {
       unsigned int v = atomic_load_acquire (word);
-      if ((v & FUTEX_TID_MASK) == (unsigned int) tid)
-	break;
-      if ((v & FUTEX_TID_MASK) == 0
-	  && atomic_compare_exchange_weak_acquire (word, &v,
-						   tid | FUTEX_WAITERS))
+      if (tp_core_granted (l, v, tid))
 	{
-	  tp_handoff_clear (handoff, tid);
-	  return (v & FUTEX_OWNER_DIED) ? EOWNERDEAD : 0;
+	  tp_core_accept_grant (l, tid);
+	  return 0;
+	}
+      if (tp_core_can_take (l, v))
+	{
+	  int r = tp_core_try_take (l, &v, tid, true);
+	  if (r >= 0)
+	    {
+	      tp_handoff_clear (handoff, tid);
+	      return r;
+	    }
+	  continue;
 	}
       /* T3 before sleeping, as in tp_core_sleep: if the grant was
 	 dropped, only an unlock that sees W (I2) will wake us when the
 	 word comes free.  */
       tp_announce_and_wait (word, v, l->private);
     }
-  tp_handoff_clear (handoff, tid);
-  return 0;
 }
 
 /* The sleeping part of tp_core_lock.  */
@@ -107,24 +206,28 @@ tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
     {
       /* Acquire MO pairs with the release CAS of U2 (the grant).  */
       unsigned int v = atomic_load_acquire (word);
-      if (hw.requester && (v & FUTEX_TID_MASK) == (unsigned int) tid)
+      if (hw.requester && tp_core_granted (l, v, tid))
 	{
 	  /* Granted (U2).  */
-	  tp_handoff_clear (handoff, tid);
+	  tp_core_accept_grant (l, tid);
 	  return 0;
 	}
-      if ((v & FUTEX_TID_MASK) == 0)
+      if (tp_core_can_take (l, v))
 	{
-	  /* T2.  Acquire MO pairs with U0/U1 of the previous owner.  */
-	  if (atomic_compare_exchange_weak_acquire (word, &v,
-						    tid | FUTEX_WAITERS))
+	  /* T2.  */
+	  int r = tp_core_try_take (l, &v, tid, true);
+	  if (r >= 0)
 	    {
 	      if (hw.requester)
 		tp_handoff_clear (handoff, tid);
-	      return (v & FUTEX_OWNER_DIED) ? EOWNERDEAD : 0;
+	      return r;
 	    }
 	  continue;
 	}
+      if (l->rwlock && l->reader && tprw_full (v)
+	  && (v & FUTEX_WAITERS) == 0)
+	/* Too many readers, and no release to wait for.  */
+	return hw.requester ? tp_core_withdraw (l, tid, EAGAIN) : EAGAIN;
 
       /* Woken by a release, but the lock is owned again: a running
 	 thread took it (G2).  Step back, unannounced, so that it keeps
@@ -155,9 +258,18 @@ tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
       struct __timespec64 deadline_ts;
       bool handoff_sleep = false;
       if (!self)
-	handoff_sleep = tp_handoff_wait_plan (&hw, handoff, tid, clockid,
-					      abstime, &deadline_ts, &until,
-					      &until_clock);
+	{
+	  bool was_requester = hw.requester;
+	  handoff_sleep = tp_handoff_wait_plan (&hw, handoff,
+						tp_core_reg (l, tid), clockid,
+						abstime, &deadline_ts, &until,
+						&until_clock);
+	  if (hw.requester && !was_requester)
+	    /* Registered just now (H1): look at the word again before
+	       sleeping on it, so that the value we sleep on is one that
+	       the release granting us (U2, R2) changes.  */
+	    continue;
+	}
 
       TP_STAT_INC (TP_STAT_USER_SLEEPS);
       err = __futex_abstimed_wait64 (word, v, until_clock, until, private);
@@ -189,28 +301,25 @@ tp_core_spin (const struct tp_lock_ref *l, pid_t tid)
   int spins = budget;
 
   int result = -1;
-  unsigned int owner = atomic_load_relaxed (word) & FUTEX_TID_MASK;
+  unsigned int owner = tp_core_holder (l, atomic_load_relaxed (word));
   int free_for = 0;
   for (; spins > 0; --spins)
     {
       /* Read before CAS, so that spinning does not steal the cache line
 	 from the owner.  */
       unsigned int v = atomic_load_relaxed (word);
-      unsigned int now_owner = v & FUTEX_TID_MASK;
+      unsigned int now_owner = tp_core_holder (l, v);
       if (now_owner == 0)
-	{
-	  /* S3: take a free word only once it has stayed free for
-	     TP_SPIN_GRACE rounds: an owner that locks again at once keeps
-	     the lock (and its cache line) on its core.  T1.  Acquire MO
-	     pairs with U0/U1 of the previous owner.  */
-	  if (++free_for >= TP_SPIN_GRACE
-	      && atomic_compare_exchange_weak_acquire
-		   (word, &v, tid | (v & FUTEX_WAITERS)))
-	    {
-	      result = (v & FUTEX_OWNER_DIED) ? EOWNERDEAD : 0;
-	      break;
-	    }
-	}
+	++free_for;
+      /* S3: take a free word only once it has stayed free for
+	 TP_SPIN_GRACE rounds: an owner that locks again at once keeps
+	 the lock (and its cache line) on its core.  A reader joins
+	 readers at once: that moves no lock away from anyone.  T1.  */
+      if ((now_owner != 0 || free_for >= TP_SPIN_GRACE)
+	  && (result = tp_core_try_take (l, &v, tid, false)) >= 0)
+	break;
+      if (now_owner == 0)
+	;
       else if (free_for > 0 || (now_owner != owner && owner != 0))
 	/* S2: the lock was taken again, or changed hands, under us: the
 	   lock is busy where threads run; sleep instead of competing.  */
@@ -225,10 +334,11 @@ tp_core_spin (const struct tp_lock_ref *l, pid_t tid)
   return result;
 }
 
-/* Take the word of L, whose T0 failed, for TID: spin, then sleep.
-   Returns 0 or EOWNERDEAD with the word owned by TID (the caller has
-   handled TID's own relock before), or ETIMEDOUT, EINVAL or EOVERFLOW
-   from ABSTIME on CLOCKID (NULL for no timeout), owning nothing.  */
+/* Take the word of L, whose fast path failed, for TID: spin, then sleep.
+   Returns 0 or EOWNERDEAD with the word taken (the caller has handled
+   TID's own relock of a mutex before), or ETIMEDOUT, EINVAL or EOVERFLOW
+   from ABSTIME on CLOCKID (NULL for no timeout), or EAGAIN for a reader
+   of an rwlock with too many readers, owning nothing.  */
 static inline int
 tp_core_lock (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
 	      const struct __timespec64 *abstime)
@@ -239,9 +349,10 @@ tp_core_lock (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
   return tp_core_sleep (l, tid, clockid, abstime);
 }
 
-/* Release the word of L, owned by the caller (or, for a normal or
-   adaptive mutex, by another thread), whose U0 failed: U2 to the
-   registered requester, else U1.  */
+/* Release the word of L, owned by the caller (for a normal or adaptive
+   mutex, possibly by another thread; for an rwlock, as the writer or the
+   last reader), whose fast release failed: U2 (R2) to the registered
+   requester, else U1 (R1).  */
 static inline void
 tp_core_release (const struct tp_lock_ref *l)
 {
@@ -254,11 +365,16 @@ tp_core_release (const struct tp_lock_ref *l)
       unsigned int req = tp_handoff_grant (l->handoff, l->pshared);
       if (req != 0)
 	{
-	  /* U2.  Nobody else changes the TID bits while we own the word
-	     (I1); others may only add W, hence the loop.  Release MO pairs
-	     with the requester's acquire load of the word.  */
-	  unsigned int newv = (req & TP_HANDOFF_TID_MASK) | FUTEX_WAITERS;
-	  while (!atomic_compare_exchange_weak_release (word, &v, newv))
+	  /* U2: a writer requester gets the word, a reader requester a
+	     read lock of its own.  Nobody else changes the owner bits
+	     while we own the word (I1); others may only add W, hence the
+	     loop.  Release MO pairs with the requester's acquire load of
+	     the word.  */
+	  unsigned int newv = ((l->rwlock && (req & TPRW_HANDOFF_READER) != 0)
+			       ? TPRW_SHARED | TPRW_GRANTED | 1
+			       : req & TP_HANDOFF_TID_MASK);
+	  while (!atomic_compare_exchange_weak_release (word, &v,
+							newv | FUTEX_WAITERS))
 	    ;
 	  TP_STAT_INC (TP_STAT_HANDOFFS);
 	  /* I5: make sure the requester is among the woken.  */
@@ -266,12 +382,14 @@ tp_core_release (const struct tp_lock_ref *l)
 	  return;
 	}
     }
-  /* U1.  Release MO pairs with T0/T1/T2 of the next owner.  */
+  /* U1.  Release MO pairs with T0/T1/T2 of the next owner.  A mutex
+     wakes one waiter (a woken waiter that takes the word sets W again,
+     T2); an rwlock wakes all, readers being served as a group.  */
   v = atomic_exchange_release (word, 0);
   if ((v & FUTEX_WAITERS) != 0)
     {
       TP_STAT_INC (TP_STAT_USER_WAKES);
-      futex_wake (word, 1, private);
+      futex_wake (word, l->rwlock ? INT_MAX : 1, private);
     }
 }
 
@@ -284,6 +402,8 @@ tp_mutex_ref (struct tp_lock_ref *l, pthread_mutex_t *mutex, int kind)
   l->private = tp_private (kind);
   l->handoff_enabled = tp_handoff_enabled (kind);
   l->pshared = (kind & PTHREAD_MUTEX_PSHARED_BIT) != 0;
+  l->rwlock = false;
+  l->reader = false;
 }
 
 #endif /* tp-core.h */

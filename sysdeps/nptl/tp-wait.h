@@ -230,6 +230,11 @@ tp_handoff_wait_plan (struct tp_handoff_wait *w, unsigned int *handoff,
       /* H1.  */
       if (tp_handoff_replace (handoff, 0, reg))
 	{
+	  /* Acquire MO pairs with the release of the previous requester's
+	     H4 (tp_handoff_clear): what it did to the lock word before,
+	     such as clearing the TP rwlock's TPRW_GRANTED, is visible to
+	     our next look at the word.  */
+	  atomic_thread_fence_acquire ();
 	  w->requester = true;
 	  return false;
 	}
@@ -344,8 +349,9 @@ static inline void
 tp_handoff_clear (unsigned int *handoff, pid_t tid)
 {
   unsigned int h = atomic_load_relaxed (handoff);
+  /* Release MO: see H1 in tp_handoff_wait_plan.  */
   while ((h & TP_HANDOFF_TID_MASK) == (unsigned int) tid
-	 && !atomic_compare_exchange_weak_relaxed (handoff, &h,
+	 && !atomic_compare_exchange_weak_release (handoff, &h,
 						   h & TP_HANDOFF_SPINNER))
     ;
 }
