@@ -73,12 +73,14 @@ kernel-selftests: kernel
 
 # Modules and scripts of the lock tests (vm/lock-tests), into /tests.
 KERNEL_LOCK_MODULES := kernel/torture.ko kernel/locking/locktorture.ko \
-	kernel/locking/range_lock_kunit.ko kernel/locking/psrwlock_kunit.ko
+	kernel/locking/range_lock_kunit.ko kernel/locking/psrwlock_kunit.ko \
+	kernel/locking/psrwlock_lockdep_kunit.ko
 
 kernel-lock-tests: kernel-selftests
 	@mkdir -p $(KERNEL_VMDIR)/tests/modules
 	@cp $(addprefix $(KERNEL_OBJ)/,$(KERNEL_LOCK_MODULES)) $(KERNEL_VMDIR)/tests/modules/
-	@cp $(KERNEL_SRC)/vm/kunit-run $(KERNEL_SRC)/vm/locktorture-run $(KERNEL_VMDIR)/tests/
+	@cp $(KERNEL_SRC)/vm/kunit-run $(KERNEL_SRC)/vm/splat-run \
+		$(KERNEL_SRC)/vm/locktorture-run $(KERNEL_VMDIR)/tests/
 
 # The test list: TP selftests (every futex_lock_* / futex_unlock_* of the
 # tree), then the stock futex selftests, the lock tests, then
