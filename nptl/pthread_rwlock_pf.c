@@ -402,7 +402,7 @@ pf_role_trylock (pthread_rwlock_t *rwlock, pid_t tid)
 }
 
 /* Release the role, held by TID: U0, else the core's U1 or U2.  */
-static void
+static __always_inline void
 pf_role_unlock (pthread_rwlock_t *rwlock, pid_t tid, int private)
 {
   unsigned int expected = tid;
@@ -619,8 +619,9 @@ pf_drain_complete (pthread_rwlock_t *rwlock, unsigned int n, int private)
     }
 }
 
-/* A reader leaves.  */
-static void
+/* A reader leaves.  Inlined, so that the unlock entry point itself
+   holds the release RMW (tests/test-ppc-barriers.sh checks it).  */
+static __always_inline void
 pf_reader_unlock (pthread_rwlock_t *rwlock, int private)
 {
   /* Release MO: M2.  */
