@@ -144,8 +144,16 @@ bombard (pthread_t t, struct waiter *w)
       xpthread_kill (t, SIGUSR1);
       usleep (2000);
     }
-  /* Every signal was handled by the waiter (they may merge while one
-     is pending, so at least one, and in practice most).  */
+  /* The waiter handles the signals (they merge while one is pending:
+     at least one is handled, in practice most).  On a busy machine the
+     waiter may not have run yet: give it up to 10 s per TIMEOUTFACTOR,
+     while it still holds off its lock call.  */
+  struct timespec end = timespec_add (xclock_now (CLOCK_MONOTONIC),
+				      make_timespec (10 * timeout_factor (),
+						     0));
+  while (handled == before
+	 && ts_cmp (xclock_now (CLOCK_MONOTONIC), end) <= 0)
+    usleep (1000);
   TEST_VERIFY (handled > before);
   TEST_COMPARE (__atomic_load_n (&w->done, __ATOMIC_ACQUIRE), 0);
 }
