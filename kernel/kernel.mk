@@ -10,7 +10,7 @@
 #                          bzImage built in $(BUILD)/linux-obj
 #   kernel-checkpatch      checkpatch.pl --strict on every patch
 #   vm-check               selftests in a TCG VM -> $(BUILD)/results/vm-check.sum
-#   vm-check-kernel        the same without VM_EXTRA_DIRS/VM_EXTRA_TESTS (the
+#   vm-check-kernel        the same without VM_EXTRA_DIRS/VM_EXTRA_LISTS (the
 #                          series' own tests only, no glibc build needed)
 #                          -> $(BUILD)/results/vm-check-kernel.sum
 #   kernel-bench           futex-bench in the VM -> $(BUILD)/bench/kernel-futex.json
@@ -22,10 +22,12 @@
 # Hooks for more in-VM programs:
 #   VM_EXTRA_DIRS   directories whose contents are copied into the initramfs
 #                   root (cp -a DIR/. ROOT/)
-#   VM_EXTRA_TESTS  executables inside the initramfs (absolute paths, no
-#                   arguments: wrap those in a script), run by init after
-#                   the selftests; each counts as the test "extra/NAME" by
-#                   its exit status (NAME = basename)
+#   VM_EXTRA_LISTS  files that list executables inside the initramfs, one
+#                   absolute path a line (no arguments: wrap those in a
+#                   script), run by init after the selftests; each counts
+#                   as the test "extra/NAME" by its exit status (NAME =
+#                   basename).  The files are prerequisites of the VM's
+#                   test list: the includer's rules make them
 #   VM_CHECK_RUN    a command that vm-check's run in the VM runs under
 #                   (the includer's time limit and result check)
 
@@ -43,7 +45,7 @@ KERNEL_FUTEX_ST  := $(KERNEL_TREE)/tools/testing/selftests/futex/functional
 VM_TIMEOUT       ?= 900
 VM_TEST_TIMEOUT  ?= 240
 VM_EXTRA_DIRS    ?=
-VM_EXTRA_TESTS   ?=
+VM_EXTRA_LISTS   ?=
 VM_CHECK_RUN     ?=
 # Host compiler for the static test programs (not the includer's $(CC),
 # which may point at the glibc under test).
@@ -84,15 +86,16 @@ kernel-lock-tests: kernel-selftests
 
 # The test list: TP selftests (every futex_lock_* / futex_unlock_* of the
 # tree), then the stock futex selftests, the lock tests, then
-# VM_EXTRA_TESTS.
+# the programs of VM_EXTRA_LISTS.
 KERNEL_TESTS_LIST = for f in $$(cd $(KERNEL_FUTEX_ST) && ls futex_lock_*.c futex_unlock_*.c | sed 's/\.c$$//'); do \
 		echo "$$f /tests/$$f"; done; \
 	  grep -v '^\#' $(KERNEL_SRC)/vm/stock-tests; \
 	  grep -v '^\#' $(KERNEL_SRC)/vm/lock-tests
 
-$(KERNEL_VMDIR)/tests.list: kernel-selftests kernel-lock-tests FORCE
+$(KERNEL_VMDIR)/tests.list: kernel-selftests kernel-lock-tests $(VM_EXTRA_LISTS) FORCE
 	@{ $(KERNEL_TESTS_LIST); \
-	  for t in $(VM_EXTRA_TESTS); do echo "extra/$$(basename $$t) $$t"; done; \
+	  for t in $$(cat $(VM_EXTRA_LISTS) /dev/null); do \
+	    echo "extra/$$(basename $$t) $$t"; done; \
 	} > $@.tmp && mv $@.tmp $@
 
 $(KERNEL_VMDIR)/tests-kernel.list: kernel-selftests kernel-lock-tests FORCE

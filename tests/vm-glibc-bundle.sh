@@ -4,7 +4,8 @@
 #
 # Put the fork's dynamic loader, libc and TP mutex and rwlock tests into
 # OUTDIR/glibc for the test VM's initramfs (kernel.mk's VM_EXTRA_DIRS), with one
-# wrapper script per test and path in OUTDIR/glibc/run (VM_EXTRA_TESTS):
+# wrapper script per test and path in OUTDIR/glibc/run (listed for
+# kernel.mk's VM_EXTRA_LISTS):
 #   NAME.kernel  the TP kernel path;
 #   NAME.user    the same test with the user-space path forced
 #                (glibc.pthread.mutex_tp_userspace=1).

@@ -1,0 +1,56 @@
+#!/bin/sh
+# Usage: scripts/tp-census.sh CENSUS OBJDIR OUT
+#
+# Count, from the lines tests/census/lock-census.so appended to CENSUS
+# during a run of glibc's tests ("PROGRAM CLASS"), how many of glibc's
+# own nptl tests (programs in OBJDIR/nptl, the fork's tst-mutex-tp-*,
+# tst-rwlock-pf-* and tst-rwlock-tp-* left out) acquired a TP mutex, and
+# how many a phase-fair or TP rwlock, out of those that acquired a
+# mutex or an rwlock at all.  Print the two counts, and write them and
+# the names of the tests that acquired a lock but not one of the new
+# kinds to OUT.  Exit 1 if CENSUS is missing or empty.
+
+set -eu
+census=$1 objdir=$2 out=$3
+
+if [ ! -s "$census" ]; then
+  echo "tp-census: no census in $census" >&2
+  exit 1
+fi
+
+# test CLASS, one per line, for the upstream tests only.
+pairs=$(awk -v dir="$objdir/nptl/" '
+  index($1, dir) == 1 {
+    name = substr($1, length(dir) + 1)
+    if (name ~ /\// || name ~ /^tst-(mutex-tp|rwlock-pf|rwlock-tp)-/)
+      next
+    print name, $2
+  }' "$census" | LC_ALL=C sort -u)
+
+tests_with () {
+  printf '%s\n' "$pairs" | awk -v c="$1" '$2 == c { print $1 }' | LC_ALL=C sort -u
+}
+
+mutex=$(tests_with mutex)
+mutex_tp=$(tests_with mutex-tp)
+rwlock=$(tests_with rwlock)
+rwlock_new=$( (tests_with rwlock-pf; tests_with rwlock-tp) | LC_ALL=C sort -u)
+
+count () { if [ -z "$1" ]; then echo 0; else printf '%s\n' "$1" | wc -l; fi; }
+
+line1="TP coverage: $(count "$mutex_tp") of $(count "$mutex") upstream nptl tests that acquire a mutex took a TP mutex"
+line2="TP coverage: $(count "$rwlock_new") of $(count "$rwlock") upstream nptl tests that acquire an rwlock took a phase-fair or TP rwlock"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '%s\n' "$mutex_tp" > "$tmp/mutex-tp"
+printf '%s\n' "$rwlock_new" > "$tmp/rwlock-new"
+{
+  echo "$line1"
+  echo "$line2"
+  echo "# acquired a mutex, never a TP one:"
+  printf '%s\n' "$mutex" | LC_ALL=C comm -23 - "$tmp/mutex-tp" | sed '/^$/d'
+  echo "# acquired an rwlock, never a phase-fair or TP one:"
+  printf '%s\n' "$rwlock" | LC_ALL=C comm -23 - "$tmp/rwlock-new" | sed '/^$/d'
+} > "$out"
+echo "$line1"
+echo "$line2"
