@@ -108,11 +108,40 @@ note_rwlock (pthread_rwlock_t *l)
     note (c_rwlock_tp);
 }
 
-/* The real function NAME, looked up once.  */
+/* Every function the census interposes.  */
+#define CENSUS_FUNCTIONS(X) \
+  X (pthread_mutex_lock) X (pthread_mutex_trylock) \
+  X (pthread_mutex_timedlock) X (pthread_mutex_clocklock) \
+  X (pthread_cond_wait) X (pthread_cond_timedwait) \
+  X (pthread_cond_clockwait) X (mtx_lock) X (mtx_trylock) \
+  X (mtx_timedlock) X (cnd_wait) X (cnd_timedwait) \
+  X (pthread_rwlock_rdlock) X (pthread_rwlock_wrlock) \
+  X (pthread_rwlock_tryrdlock) X (pthread_rwlock_trywrlock) \
+  X (pthread_rwlock_timedrdlock) X (pthread_rwlock_timedwrlock) \
+  X (pthread_rwlock_clockrdlock) X (pthread_rwlock_clockwrlock)
+
+#define DECLARE_REAL(name) static __typeof (name) *real_##name;
+CENSUS_FUNCTIONS (DECLARE_REAL)
+
+/* Look the real functions up when the library is loaded, before the
+   program can run a thread.  A lookup at the first call takes the
+   dynamic loader's lock, which another thread may hold while it waits
+   for the caller: glibc's tst-create1, whose dlopen'ed module creates a
+   thread from its constructor, deadlocked so.  */
+static void __attribute__ ((constructor))
+census_init (void)
+{
+#define LOOKUP_REAL(name) \
+  real_##name = (__typeof (name) *) dlsym (RTLD_NEXT, #name);
+  CENSUS_FUNCTIONS (LOOKUP_REAL)
+}
+
+/* The real function NAME (looked up now if a call came before the
+   constructor ran).  */
 #define REAL(name) \
-  static __typeof (name) *real; \
-  if (real == NULL) \
-    real = (__typeof (name) *) dlsym (RTLD_NEXT, #name); \
+  if (real_##name == NULL) \
+    real_##name = (__typeof (name) *) dlsym (RTLD_NEXT, #name); \
+  __typeof (name) *real = real_##name; \
   if (real == NULL) \
     abort ()
 
