@@ -318,14 +318,15 @@ tp_core_spin (const struct tp_lock_ref *l, pid_t tid)
       if ((now_owner != 0 || free_for >= TP_SPIN_GRACE)
 	  && (result = tp_core_try_take (l, &v, tid, false)) >= 0)
 	break;
-      if (now_owner == 0)
-	;
-      else if (free_for > 0 || (now_owner != owner && owner != 0))
-	/* S2: the lock was taken again, or changed hands, under us: the
-	   lock is busy where threads run; sleep instead of competing.  */
-	break;
-      else
-	owner = now_owner;
+      if (now_owner != 0)
+	{
+	  if (free_for > 0 || (now_owner != owner && owner != 0))
+	    /* S2: the lock was taken again, or changed hands, under us:
+	       the lock is busy where threads run; sleep instead of
+	       competing.  */
+	    break;
+	  owner = now_owner;
+	}
       tp_spin_relax ();
     }
   tp_spin_done ();
