@@ -168,9 +168,14 @@
    S2  The spinner stops as soon as the lock changed hands under it, or
        came free and was taken again: the lock is busy where threads
        run, and competing for it would move it at every release.
-   S3  The spinner takes a free word only once it has stayed free for
-       TP_SPIN_GRACE rounds, so that an owner that locks again at once
-       keeps it.
+   S3  The spinner takes a free word at once.  (It used to wait until
+       the word had stayed free for 32 rounds, so that an owner that
+       locks again at once kept it; measured, that wait cost more than
+       it kept: with work between the operations the owner does not come
+       back, and the spinner sat on a free lock.  With 8 threads, long
+       critical sections and 1000 iterations between operations the TP
+       mutex went from 0.59x to 1.19x glibc's normal mutex without it,
+       and no workload of the matrix lost.)
    S4  The spin budget is the tunable at most, per thread: halved after
        each spin that ended in sleeping, raised by spins that won
        (tp_spin_budget, tp_spin_learn).

@@ -311,12 +311,8 @@ tp_core_spin (const struct tp_lock_ref *l, pid_t tid)
       unsigned int now_owner = tp_core_holder (l, v);
       if (now_owner == 0)
 	++free_for;
-      /* S3: take a free word only once it has stayed free for
-	 TP_SPIN_GRACE rounds: an owner that locks again at once keeps
-	 the lock (and its cache line) on its core.  A reader joins
-	 readers at once: that moves no lock away from anyone.  T1.  */
-      if ((now_owner != 0 || free_for >= TP_SPIN_GRACE)
-	  && (result = tp_core_try_take (l, &v, tid, false)) >= 0)
+      /* T1: a free word at once; a reader joins readers.  */
+      if ((result = tp_core_try_take (l, &v, tid, false)) >= 0)
 	break;
       if (now_owner != 0)
 	{

@@ -139,14 +139,13 @@ tp_spin_release (unsigned int *handoff)
   atomic_fetch_and_relaxed (handoff, ~TP_HANDOFF_SPINNER);
 }
 
-/* Spin rounds a free lock word must stay free before a spinner takes it
-   (S3 of the TP mutex): a running owner that locks again within them
-   keeps the lock on its core.  About half a microsecond.  */
-#define TP_SPIN_GRACE	32
+/* The least spin budget (S4 of the TP mutex) that learning lowers a
+   thread's budget to.  */
+#define TP_SPIN_MIN_BUDGET	64
 
 /* The calling thread's current spin budget (S4 of the TP mutex): the
    tunable glibc.pthread.mutex_tp_spin_count at most, halved after every
-   spin that ended in sleeping anyway, down to twice the grace, and
+   spin that ended in sleeping anyway, down to TP_SPIN_MIN_BUDGET, and
    raised again by spins that got the lock.  Thread-local, so learning
    costs no shared cache line; 0 until the thread first spins.  */
 extern __thread int __pthread_tp_spin_budget attribute_hidden
@@ -169,10 +168,10 @@ tp_spin_learn (int rounds, bool took)
   if (took)
     {
       /* Leave room for twice the rounds this one needed.  */
-      int want = 2 * rounds + TP_SPIN_GRACE;
+      int want = 2 * rounds + TP_SPIN_MIN_BUDGET;
       b = want > b ? (want < max ? want : max) : b;
     }
-  else if (b / 2 >= 2 * TP_SPIN_GRACE)
+  else if (b / 2 >= TP_SPIN_MIN_BUDGET)
     b /= 2;
   __pthread_tp_spin_budget = b;
 }
