@@ -341,9 +341,10 @@ def column_figure(cell, fig):
     return cell.figs.get(fig)
 
 
-def print_table(cells, configs, out):
+def print_table(cells, configs, out, headings=None):
     """One block per workload, two lines per kind and thread count: the
-    medians, and below them the extremes of the rounds."""
+    medians, and below them the extremes of the rounds.  HEADINGS, if
+    given, names the columns to print (of COLUMNS)."""
     kinds, workloads = ordered(cells)
     if configs:
         print('# %s' % '; '.join(configs), file=out)
@@ -353,8 +354,9 @@ def print_table(cells, configs, out):
         block = sorted((c for c in cells.values() if c.workload == w),
                        key=lambda c: (kinds.index(c.kind), c.threads))
         columns = [col for col in COLUMNS
-                   if any(column_figure(c, col[1]) is not None
-                          for c in block)]
+                   if (headings is None or col[0] in headings)
+                   and any(column_figure(c, col[1]) is not None
+                           for c in block)]
         rows = []
         for cell in block:
             figs = [(column_figure(cell, fig), scale)
@@ -481,6 +483,10 @@ def main(argv):
                         'or ratio (the others) by workload and threads')
     parser.add_argument('--table', action='store_true',
                         help='print every figure of every run')
+    parser.add_argument('--columns', metavar='HEADING[,HEADING...]',
+                        help='with --table, print only these columns '
+                        '(their headings: %s)'
+                        % ', '.join(col[0] for col in COLUMNS))
     parser.add_argument('--plot', metavar='FILE.png',
                         help='write a plot of the ratios against threads')
     parser.add_argument('--baseline', metavar='KIND[,KIND]', default='',
@@ -494,6 +500,13 @@ def main(argv):
     args = parser.parse_args(argv)
     if not (args.summary or args.table or args.plot):
         args.summary = args.table = True
+
+    headings = None
+    if args.columns is not None:
+        headings = args.columns.split(',')
+        unknown = [h for h in headings if h not in [c[0] for c in COLUMNS]]
+        if unknown:
+            parser.error('--columns: no column "%s"' % unknown[0])
 
     try:
         cells, configs = load_all(args.json)
@@ -511,7 +524,7 @@ def main(argv):
         if args.table:
             if args.summary:
                 print(file=sys.stdout)
-            print_table(cells, configs, sys.stdout)
+            print_table(cells, configs, sys.stdout, headings)
         if args.plot:
             write_plot(cells, configs, args.plot_kinds.split(','),
                        args.plot)

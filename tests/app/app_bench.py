@@ -50,6 +50,7 @@ import argparse
 import json
 import os
 import re
+import signal
 import socket
 import statistics
 import subprocess
@@ -193,9 +194,12 @@ class Memcached:
         # memcached refuses to run as root without a user to switch to.
         if os.geteuid() == 0:
             argv += ['-u', 'nobody']
+        # A session of its own: the command is a shell that runs the
+        # server as its child, and both must go at the end.
         server = subprocess.Popen(runner.command(config, argv),
                                   stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.PIPE)
+                                  stderr=subprocess.PIPE,
+                                  start_new_session=True)
         try:
             self.wait_listening(server, port)
             # The client runs on Debian's libc: only the server changes.
@@ -210,7 +214,10 @@ class Memcached:
                                  % (client.returncode, text[-2000:]))
             return parse_number(r'^Run time: .* TPS: ([0-9]+)', text, 'TPS')
         finally:
-            server.terminate()
+            try:
+                os.killpg(server.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
             server.wait(timeout=30)
 
     @staticmethod
