@@ -26,8 +26,9 @@
      nondeterministic give-up of a blocked FUTEX_WAIT, for the threads
      selected by TIMED_MASK.
    - Spinning: NSPIN failed load/CAS attempts (T1), then sleep.  The
-     spinner bit (S1) and the budget (S4) only decide when a spinner
-     stops trying, which NSPIN and the interleavings already cover.
+     spinner bit (S1), the grace (S3) and the budget (S4) only decide
+     when a spinner tries and when it stops, which NSPIN and the
+     interleavings already cover.
    - Back-off (B1, B2): a waiter that was woken, or whose FUTEX_WAIT
      found the word changed, and that finds the word owned by another
      thread, goes round the loop once more without announcing itself

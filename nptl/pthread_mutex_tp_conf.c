@@ -40,6 +40,7 @@ int __pthread_mutex_tp_kernel;
 __thread unsigned long int __pthread_mutex_tp_counters[TP_STAT_COUNT]
   attribute_tls_model_ie;
 __thread int __pthread_tp_spin_budget attribute_tls_model_ie;
+__thread int __pthread_tp_spin_grace attribute_tls_model_ie;
 
 bool
 __pthread_mutex_tp_probe (void)

@@ -293,6 +293,7 @@ tp_core_spin (const struct tp_lock_ref *l, pid_t tid)
   unsigned int *word = l->word;
   unsigned int *handoff = l->handoff;
   int budget = tp_spin_budget ();
+  int grace = tp_spin_grace ();
 
   /* S1: one spinner per lock (the spinner bit lives in the hand-off
      word, which 32-bit robust mutexes do not have).  */
@@ -311,8 +312,12 @@ tp_core_spin (const struct tp_lock_ref *l, pid_t tid)
       unsigned int now_owner = tp_core_holder (l, v);
       if (now_owner == 0)
 	++free_for;
-      /* T1: a free word at once; a reader joins readers.  */
-      if ((result = tp_core_try_take (l, &v, tid, false)) >= 0)
+      /* S3: take a free word once it has stayed free for the grace
+	 (an owner that locks again at once keeps the lock, and its
+	 cache line, on its core); a reader joins readers at once: that
+	 moves no lock away from anyone.  T1.  */
+      if ((now_owner != 0 || free_for >= grace)
+	  && (result = tp_core_try_take (l, &v, tid, false)) >= 0)
 	break;
       if (now_owner != 0)
 	{
@@ -327,7 +332,7 @@ tp_core_spin (const struct tp_lock_ref *l, pid_t tid)
     }
   tp_spin_done ();
   tp_spin_release (handoff);
-  tp_spin_learn (budget - spins, result >= 0);
+  tp_spin_learn (budget - spins, grace, result >= 0, free_for);
   return result;
 }
 

@@ -143,12 +143,23 @@ tp_spin_release (unsigned int *handoff)
    thread's budget to.  */
 #define TP_SPIN_MIN_BUDGET	64
 
-/* The calling thread's current spin budget (S4 of the TP mutex): the
-   tunable glibc.pthread.mutex_tp_spin_count at most, halved after every
-   spin that ended in sleeping anyway, down to TP_SPIN_MIN_BUDGET, and
-   raised again by spins that got the lock.  Thread-local, so learning
-   costs no shared cache line; 0 until the thread first spins.  */
+/* The longest grace (S3 of the TP mutex): spin rounds a free word must
+   stay free before the spinner takes it.  About half a microsecond.  */
+#define TP_SPIN_GRACE_MAX	32
+
+/* The calling thread's spin budget and grace (S3, S4 of the TP mutex),
+   learnt from its own spins.  The budget: the tunable
+   glibc.pthread.mutex_tp_spin_count at most, halved after every spin
+   that ended in sleeping anyway, down to TP_SPIN_MIN_BUDGET, and raised
+   again by spins that got the lock.  The grace: 1 (take a free word at
+   once) to TP_SPIN_GRACE_MAX, halved when the word stayed free for the
+   whole grace (its owner had other work to do), doubled when it was
+   taken again while the spinner waited (its owner locks again at once).
+   Thread-local, so learning costs no shared cache line; 0 until the
+   thread first spins.  */
 extern __thread int __pthread_tp_spin_budget attribute_hidden
+  attribute_tls_model_ie;
+extern __thread int __pthread_tp_spin_grace attribute_hidden
   attribute_tls_model_ie;
 
 static inline int
@@ -159,9 +170,17 @@ tp_spin_budget (void)
   return b <= 0 || b > max ? max : b;
 }
 
-/* A spin of ROUNDS rounds ended; TOOK: it got the lock.  */
+static inline int
+tp_spin_grace (void)
+{
+  int g = __pthread_tp_spin_grace;
+  return g <= 0 ? TP_SPIN_GRACE_MAX : g;
+}
+
+/* A spin of ROUNDS rounds with grace GRACE ended; TOOK: it got the
+   lock; FREE_FOR: the rounds the word was last seen free.  */
 static inline void
-tp_spin_learn (int rounds, bool took)
+tp_spin_learn (int rounds, int grace, bool took, int free_for)
 {
   int max = __pthread_mutex_tp_config.spin_count;
   int b = tp_spin_budget ();
@@ -174,6 +193,13 @@ tp_spin_learn (int rounds, bool took)
   else if (b / 2 >= TP_SPIN_MIN_BUDGET)
     b /= 2;
   __pthread_tp_spin_budget = b;
+
+  if (took && free_for >= grace && grace > 1)
+    /* Nobody came for the free word during the grace.  */
+    __pthread_tp_spin_grace = grace / 2;
+  else if (!took && free_for > 0 && grace < TP_SPIN_GRACE_MAX)
+    /* The word came free and was taken again under us.  */
+    __pthread_tp_spin_grace = 2 * grace;
 }
 
 /* A waiter's hand-off state across the iterations of its sleep loop.  */
