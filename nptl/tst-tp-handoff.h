@@ -1,0 +1,175 @@
+/* Helpers for the tests of hand-off registrations of the TP locks.
+   Copyright (C) 2026 Free Software Foundation, Inc.
+   This file is part of the GNU C Library.
+
+   The GNU C Library is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   The GNU C Library is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with the GNU C Library; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* A waiter of a TP mutex, of a TP rwlock or of the phase-fair rwlock's
+   writer role that has waited past the hand-off threshold registers its
+   TID in the lock's hand-off word (user-space path; layout in
+   sysdeps/nptl/tp-wait.h).  These tests bring a lock into that state on
+   purpose, so they read the hand-off word to know when the state is
+   reached, and to check that a stale registration was dropped; they
+   never use it to decide what the lock should do.  On the kernel path
+   (TP mutex and TP rwlock with a kernel that has the TP operations) the
+   hand-off state is the kernel's: the tests then wait until the waiter
+   sleeps and for well past the kernel's fixed threshold.  */
+
+#ifndef TST_TP_HANDOFF_H
+#define TST_TP_HANDOFF_H 1
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <support/check.h>
+
+/* The hand-off word: the registration is everything but the spinner
+   bit; its TID is in the low 22 bits, with the TP rwlock's reader bit
+   and the grant bit above.  */
+#define TST_HO_SPINNER	0x20000000u
+#define TST_HO_TID_MASK	0x003fffffu
+#define TST_HO_READER	0x40000000u
+#define TST_HO_GRANTED	0x80000000u
+
+/* Upper bound of every wait for a state the test set up: far above what
+   a loaded machine or the TCG VM needs, far below the test timeout.  */
+#define TST_HO_WAIT_MS	20000
+
+static inline unsigned int
+tst_ho_load (const void *word)
+{
+  typedef unsigned int __attribute__ ((__may_alias__)) alias_uint;
+  return __atomic_load_n ((const alias_uint *) word, __ATOMIC_RELAXED);
+}
+
+/* The registration in the hand-off word at WORD.  */
+static inline unsigned int
+tst_ho_reg (const void *word)
+{
+  return tst_ho_load (word) & ~TST_HO_SPINNER;
+}
+
+static inline void
+tst_ho_sleep_ms (int ms)
+{
+  struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+  while (nanosleep (&ts, &ts) != 0 && errno == EINTR)
+    ;
+}
+
+/* The hand-off threshold in microseconds that the lock uses: the value
+   of glibc.pthread.mutex_tp_handoff_us in GLIBC_TUNABLES if it is in
+   range, else the default (manual/tunables.texi).  */
+static inline long int
+tst_ho_threshold_us (void)
+{
+  static const char name[] = "glibc.pthread.mutex_tp_handoff_us=";
+  long int us = 5000;
+  const char *env = getenv ("GLIBC_TUNABLES");
+  const char *p = env == NULL ? NULL : strstr (env, name);
+  if (p != NULL)
+    {
+      char *end;
+      long int v = strtol (p + sizeof name - 1, &end, 10);
+      if (end != p + sizeof name - 1 && (*end == ':' || *end == '\0')
+	  && v >= 0 && v <= 1000000)
+	us = v;
+    }
+  return us;
+}
+
+/* Whether the TP mutex and the TP rwlock take the kernel path: the
+   kernel has the TP futex operation OP (65 FUTEX_UNLOCK for the mutex,
+   67 FUTEX_UNLOCK_SHARED for the rwlock: an unlock of a word we do not
+   own fails with EPERM) and glibc.pthread.mutex_tp_userspace=1 does
+   not force the user-space path.  */
+static inline bool
+tst_ho_kernel_path (int op)
+{
+  unsigned int word = 0;
+  long int r = syscall (SYS_futex, &word, op | 128, 0, NULL, NULL, 0);
+  if (!(r == -1 && errno == EPERM))
+    return false;
+  const char *env = getenv ("GLIBC_TUNABLES");
+  return env == NULL || strstr (env, "mutex_tp_userspace=1") == NULL;
+}
+
+/* Wait until the thread TID of process PID (0: this process) sleeps,
+   which the tests take to mean that it is blocked in the lock call it
+   makes next.  A thread that no longer exists fails the test.  */
+static inline void
+tst_ho_wait_sleeping (pid_t pid, pid_t tid)
+{
+  char path[64];
+  if (pid == 0)
+    snprintf (path, sizeof path, "/proc/self/task/%d/stat", (int) tid);
+  else
+    snprintf (path, sizeof path, "/proc/%d/task/%d/stat", (int) pid,
+	      (int) tid);
+  for (int n = 0; ; n++)
+    {
+      FILE *f = fopen (path, "r");
+      if (f == NULL)
+	FAIL_EXIT1 ("thread %d is gone before it blocked", (int) tid);
+      char buf[512];
+      size_t len = fread (buf, 1, sizeof buf - 1, f);
+      fclose (f);
+      buf[len] = '\0';
+      /* The state follows the command name in parentheses.  */
+      char *p = strrchr (buf, ')');
+      if (p != NULL && p[1] == ' ' && p[2] == 'S')
+	return;
+      if (n > TST_HO_WAIT_MS)
+	FAIL_EXIT1 ("thread %d did not block", (int) tid);
+      tst_ho_sleep_ms (1);
+    }
+}
+
+/* Wait until the thread TID of process PID (0: this process), blocked
+   in a lock call, holds the hand-off registration in the hand-off word
+   at HANDOFF (user-space path), or, on the kernel path (KERNEL), until
+   it sleeps and then for 200 ms, forty times the kernel's threshold.
+   Returns the time waited in ms after the thread was first seen
+   asleep.  */
+static inline long int
+tst_ho_wait_registered (const void *handoff, pid_t pid, pid_t tid,
+			bool kernel)
+{
+  tst_ho_wait_sleeping (pid, tid);
+  if (kernel)
+    {
+      tst_ho_sleep_ms (200);
+      return 200;
+    }
+  for (long int n = 0; ; n++)
+    {
+      /* A reader requester of the TP rwlock has bit 30 set as well.  */
+      unsigned int reg = tst_ho_reg (handoff);
+      if ((reg & TST_HO_TID_MASK) == (unsigned int) tid
+	  && (reg & TST_HO_GRANTED) == 0)
+	return n;
+      if (n > TST_HO_WAIT_MS)
+	FAIL_EXIT1 ("thread %d did not register for hand-off (word %#x)",
+		    (int) tid, tst_ho_load (handoff));
+      tst_ho_sleep_ms (1);
+    }
+}
+
+#endif /* tst-tp-handoff.h */
