@@ -21,12 +21,8 @@
 #include <atomic.h>
 #include <tp-futex.h>
 
-#if HAVE_TUNABLES
-# define TUNABLE_NAMESPACE pthread
-# include <elf/dl-tunables.h>
-#endif
-
-/* The defaults here must match sysdeps/nptl/dl-tunables.list.  */
+/* The defaults here must match sysdeps/nptl/dl-tunables.list, whose
+   values pthread_mutex_tp_tunables.c reads over them.  */
 struct pthread_mutex_tp_config __pthread_mutex_tp_config =
 {
   .default_protocol = PTHREAD_PRIO_NONE,
@@ -51,25 +47,6 @@ __pthread_mutex_tp_probe (void)
   /* Relaxed MO: see tp_use_kernel.  */
   atomic_store_relaxed (&__pthread_mutex_tp_kernel, k);
   return k > 0;
-}
-
-void
-__pthread_mutex_tp_tunables_init (void)
-{
-#if HAVE_TUNABLES
-  /* The tunables framework has already rejected values outside the
-     ranges in dl-tunables.list (the default is kept then).  Of the
-     protocol values, only "none" and "throughput" are accepted.  */
-  int32_t protocol = TUNABLE_GET (mutex_protocol, int32_t, NULL);
-  if (protocol == PTHREAD_PRIO_NONE || protocol == PTHREAD_THROUGHPUT_NP)
-    __pthread_mutex_tp_config.default_protocol = protocol;
-  __pthread_mutex_tp_config.spin_count
-    = TUNABLE_GET (mutex_tp_spin_count, int32_t, NULL);
-  __pthread_mutex_tp_config.handoff_us
-    = TUNABLE_GET (mutex_tp_handoff_us, int32_t, NULL);
-  __pthread_mutex_tp_config.force_userspace
-    = TUNABLE_GET (mutex_tp_userspace, int32_t, NULL);
-#endif
 }
 
 int

@@ -35,14 +35,13 @@ __pthread_rwlock_pf_tunables_init (void)
 {
 #if HAVE_TUNABLES
   /* glibc.pthread.rwlock_kind: the tunables framework rejects values
-     outside 0..4 (dl-tunables.list) and keeps the default then; all five
-     values are kinds that pthread_rwlockattr_setkind_np accepts.  */
+     outside the range that dl-tunables.list gives it and keeps the
+     default then.  Every value of that range is a kind that
+     pthread_rwlockattr_setkind_np accepts, so whatever the framework
+     passes on is taken as is (and this file does not change when a
+     kind is added: only the range does).  */
   int32_t kind = TUNABLE_GET (rwlock_kind, int32_t, NULL);
-  if (kind == PTHREAD_RWLOCK_PREFER_READER_NP
-      || kind == PTHREAD_RWLOCK_PREFER_WRITER_NP
-      || kind == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP
-      || kind == PTHREAD_RWLOCK_PHASE_FAIR_NP
-      || kind == PTHREAD_RWLOCK_TP_NP)
+  if (kind >= PTHREAD_RWLOCK_PREFER_READER_NP)
     __pthread_rwlock_default_kind = kind;
 #endif
 }

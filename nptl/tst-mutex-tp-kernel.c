@@ -16,7 +16,7 @@
    License along with the GNU C Library; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* Probes the kernel for FUTEX_UNLOCK (op 65) itself and checks that
+/* Probes the kernel for FUTEX_UNLOCK itself and checks that
    glibc's cached probe agrees (unless the user-space path is forced, as
    in tst-mutex-tp-kernel-user), then contends a mutex and checks through
    the slow-path counters (GLIBC_PRIVATE __pthread_mutex_tp_stats, which
@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <support/support.h>
 #include <sys/syscall.h>
+#include <linux/futex.h>
 #include <pthread_mutex_tp_stats.h>
 #include "tst-mutex-tp-common.h"
 
@@ -35,9 +36,11 @@
 
 /* A test that includes this file may bring its own contended WORKER and
    the kernel operation whose presence it needs (tst-rwlock-tp-kernel.c:
-   FUTEX_UNLOCK_SHARED, 67).  */
+   FUTEX_UNLOCK_SHARED).  The operation numbers are the kernel's
+   (<linux/futex.h>); kernel headers without them built a glibc without
+   the kernel path (tp-futex.h), which this test then expects.  */
 #ifndef TST_TP_PROBE_OP
-# define TST_TP_PROBE_OP 65
+# define TST_TP_PROBE_OP FUTEX_UNLOCK
 
 static pthread_mutex_t m = PTHREAD_THROUGHPUT_MUTEX_INITIALIZER_NP;
 
@@ -74,10 +77,15 @@ counted_worker (void *arg)
 static int
 do_test (void)
 {
+#ifdef FUTEX_LOCK
   unsigned int word = 0;
-  long int r = syscall (__NR_futex, &word, TST_TP_PROBE_OP | 128, 0, NULL,
-			NULL, 0);
+  long int r = syscall (__NR_futex, &word,
+			TST_TP_PROBE_OP | FUTEX_PRIVATE_FLAG, 0, NULL, NULL, 0);
   bool kernel_has_tp = r == -1 && errno == EPERM;
+#else
+  puts ("info: built against kernel headers without the TP futex ops");
+  bool kernel_has_tp = false;
+#endif
   printf ("info: kernel has TP futex ops: %d\n", kernel_has_tp);
   /* The TPF test VM runs a kernel with the TP operations and sets this,
      so that a kernel that lost them fails instead of testing the

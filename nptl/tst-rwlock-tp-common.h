@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <support/check.h>
 #include <support/xthread.h>
+#include <linux/futex.h>
 
 /* PF_WAIT_UNTIL, pf_sleep_ms.  */
 #include "tst-rwlock-pf-common.h"
@@ -27,9 +28,13 @@
 /* The futex word (layout at the top of nptl/pthread_rwlock_tp.c).  The
    tests read it to check that an idle lock is all zero and to wait until
    another thread has announced itself, never to decide what the lock
-   does.  */
-#define TST_TPRW_WAITERS 0x80000000u
-#define TST_TPRW_SHARED	 0x20000000u
+   does.  The bits are the kernel's (<linux/futex.h> of the TPF series);
+   with kernel headers that lack the reader-owned layout the tests do
+   not look at it (TST_TPRW_SHARED undefined).  */
+#define TST_TPRW_WAITERS ((unsigned int) FUTEX_WAITERS)
+#ifdef FUTEX_SCNT_MASK
+# define TST_TPRW_SHARED ((unsigned int) FUTEX_SHARED)
+#endif
 
 static inline unsigned int
 tst_tprw_word (pthread_rwlock_t *l)

@@ -17,14 +17,20 @@
    <https://www.gnu.org/licenses/>.  */
 
 /* tst-mutex-tp-kernel.c with readers and writers of a TP rwlock as the
-   contended load, and the shared operations (FUTEX_UNLOCK_SHARED, 67)
-   as the kernel support that the kernel path needs.  */
+   contended load, and the shared operations (FUTEX_UNLOCK_SHARED, from
+   <linux/futex.h>) as the kernel support that the kernel path needs.  */
 
 #include <pthread.h>
 #include <unistd.h>
 #include <support/xthread.h>
+#include <linux/futex.h>
 
-#define TST_TP_PROBE_OP 67
+#ifdef FUTEX_UNLOCK_SHARED
+# define TST_TP_PROBE_OP FUTEX_UNLOCK_SHARED
+#else
+/* Not used: without the TP ops in the headers the probe is skipped.  */
+# define TST_TP_PROBE_OP 0
+#endif
 
 static pthread_rwlock_t l = PTHREAD_RWLOCK_TP_INITIALIZER_NP;
 

@@ -26,10 +26,13 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include <lowlevellock-futex.h>
+#include <tp-futex.h>
 
-#define TPRW_SHARED		0x20000000u
-#define TPRW_SHARED_UNLOCK	0x10000000u
-#define TPRW_COUNT_MASK		0x00ffffffu
+/* The reader-owned layout is the kernel's (<linux/futex.h>, through
+   tp-futex.h).  */
+#define TPRW_SHARED		((unsigned int) TP_FUTEX_WORD_SHARED)
+#define TPRW_SHARED_UNLOCK	((unsigned int) TP_FUTEX_WORD_SHARED_UNLOCK)
+#define TPRW_COUNT_MASK		((unsigned int) TP_FUTEX_WORD_COUNT_MASK)
 /* User-space path: set by R2 to a reader requester together with the
    read lock it hands over (SH|1|W becomes SH|GRANTED|1|W), and cleared
    by that reader once it has seen it.  Without it the word would not

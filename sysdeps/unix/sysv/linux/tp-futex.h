@@ -23,25 +23,85 @@
 #include <lowlevellock-futex.h>
 #include <struct___timespec64.h>
 
-/* Our own copy of the operation numbers, so that glibc builds against
-   any kernel headers (as lowlevellock-futex.h does for the mainline
-   operations).  Mainline Linux uses 0..13; the TPF kernel series takes
-   the block 64..67, which no mainline kernel uses and which stays below
-   FUTEX_PRIVATE_FLAG.  Each may be ORed with FUTEX_PRIVATE_FLAG, and
-   TP_FUTEX_LOCK also with FUTEX_CLOCK_REALTIME.  */
-#define TP_FUTEX_LOCK		64
-#define TP_FUTEX_UNLOCK		65
-#define TP_FUTEX_LOCK_SHARED	66
-#define TP_FUTEX_UNLOCK_SHARED	67
+/* The TP futex ABI has one source: the kernel's UAPI header
+   <linux/futex.h> of the TPF kernel series, which glibc is configured
+   to build against (--with-headers=DIR, DIR from `make kernel-headers',
+   or the linux-libc-dev that `make deb-kernel' builds).  This header
+   only gives its names a TP_FUTEX_ prefix, as enumerators.
 
-/* The non-negative result of TP_FUTEX_LOCK: how the lock was acquired
-   in bits 0..7, how often the waiter slept in bits 16..30.  */
-#define TP_FUTEX_STATUS_HOW_MASK	0xff
-#define TP_FUTEX_STATUS_STOLEN		0
-#define TP_FUTEX_STATUS_TOP_WAITER	1
-#define TP_FUTEX_STATUS_HANDOFF		2
-#define TP_FUTEX_STATUS_SLEEP_SHIFT	16
-#define TP_FUTEX_STATUS_SLEEP_MASK	0x7fff
+   One name of that header cannot be seen here as is: its FUTEX_SHARED
+   (the reader-owned bit of a TP word) has the name of glibc's internal
+   process-shared flag (FUTEX_SHARED in futex-internal.h).  So the
+   kernel's definition is read with glibc's saved and set aside, copied
+   into an enumerator, and glibc's restored; the order in which this
+   header and futex-internal.h are included does not matter.  The
+   mainline names the kernel header also defines (FUTEX_WAIT ...,
+   FUTEX_WAITERS, FUTEX_TID_MASK) are the same tokens as glibc's own
+   definitions in lowlevellock-futex.h and pthreadP.h.  Its structures
+   robust_list and robust_list_head are glibc's too (descr.h), so their
+   tags are renamed while the header is read.  */
+#pragma push_macro ("FUTEX_SHARED")
+#undef FUTEX_SHARED
+#define robust_list __tp_uapi_robust_list
+#define robust_list_head __tp_uapi_robust_list_head
+#include <linux/futex.h>
+#undef robust_list
+#undef robust_list_head
+
+#ifdef FUTEX_LOCK
+/* The operations.  Each may be ORed with FUTEX_PRIVATE_FLAG, and
+   TP_FUTEX_LOCK and TP_FUTEX_LOCK_SHARED also with FUTEX_CLOCK_REALTIME.  */
+# define TP_FUTEX_HAVE_OPS 1
+enum
+  {
+    TP_FUTEX_LOCK = FUTEX_LOCK,
+    TP_FUTEX_UNLOCK = FUTEX_UNLOCK,
+    TP_FUTEX_LOCK_SHARED = FUTEX_LOCK_SHARED,
+    TP_FUTEX_UNLOCK_SHARED = FUTEX_UNLOCK_SHARED
+  };
+#else
+/* Kernel headers without the TP operations (a stock linux-libc-dev, or
+   a cross build's headers).  As glibc does for a system call that its
+   kernel headers do not name (#ifdef __NR_...), the kernel path is
+   compiled out: tp_futex_syscall fails with ENOSYS without entering the
+   kernel, the probes below report no TP kernel, and TP locks use the
+   user-space protocol on every kernel.  The names exist only so that
+   their callers compile; no value of theirs reaches the kernel.  */
+# define TP_FUTEX_HAVE_OPS 0
+enum
+  {
+    TP_FUTEX_LOCK = -1,
+    TP_FUTEX_UNLOCK = -1,
+    TP_FUTEX_LOCK_SHARED = -1,
+    TP_FUTEX_UNLOCK_SHARED = -1
+  };
+#endif
+
+/* The reader-owned layout of a TP word (the TP rwlock's, shared with
+   the kernel's FUTEX_LOCK_SHARED): the SHARED bit, the SHARED_UNLOCK bit
+   set by the last reader before FUTEX_UNLOCK_SHARED, and the reader
+   count.  The user-space protocol needs the layout on every kernel, so
+   where the headers lack it glibc keeps its own copy, as it does for
+   other kernel constants newer than its minimum headers; with the TPF
+   headers the kernel's values are used.  */
+#ifdef FUTEX_SCNT_MASK
+enum
+  {
+    TP_FUTEX_WORD_SHARED = FUTEX_SHARED,
+    TP_FUTEX_WORD_SHARED_UNLOCK = FUTEX_SHARED_UNLOCK,
+    TP_FUTEX_WORD_COUNT_MASK = FUTEX_SCNT_MASK
+  };
+#else
+enum
+  {
+    TP_FUTEX_WORD_SHARED = 0x20000000,
+    TP_FUTEX_WORD_SHARED_UNLOCK = 0x10000000,
+    TP_FUTEX_WORD_COUNT_MASK = 0x00ffffff
+  };
+#endif
+
+#undef FUTEX_SHARED
+#pragma pop_macro ("FUTEX_SHARED")
 
 /* Issue OP (one of the TP_FUTEX_* values, already combined with the
    private and clock flags) on WORD.  ABSTIME is the absolute timeout or
@@ -51,18 +111,23 @@ static __always_inline long int
 tp_futex_syscall (unsigned int *word, int op,
 		  const struct __timespec64 *abstime)
 {
-#if __TIMESIZE != 64 && defined __NR_futex_time64
+#if !TP_FUTEX_HAVE_OPS
+  return -ENOSYS;
+#else
+# if __TIMESIZE != 64 && defined __NR_futex_time64
   long int r = INTERNAL_SYSCALL_CALL (futex_time64, word, op, 0, abstime,
 				      NULL, 0);
-#else
+# else
   long int r = INTERNAL_SYSCALL_CALL (futex, word, op, 0, abstime, NULL, 0);
-#endif
+# endif
   return INTERNAL_SYSCALL_ERROR_P (r) ? -INTERNAL_SYSCALL_ERRNO (r) : r;
+#endif
 }
 
 /* Return true if the running kernel implements the TP operations.
    TP_FUTEX_UNLOCK on a word the caller does not own fails with EPERM
-   on a TP kernel and with ENOSYS on every other kernel.  */
+   on a TP kernel and with ENOSYS on every other kernel (and without
+   entering the kernel when glibc was built without the operations).  */
 static inline bool
 tp_futex_kernel_probe (void)
 {
