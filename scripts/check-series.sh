@@ -35,7 +35,7 @@ echo "$GLIBC_TARBALL_SHA256  $GLIBC_TARBALL" | sha256sum -c --quiet - \
 tar -xJf "$GLIBC_TARBALL" -C "$src" --strip-components=1
 git -C "$src" init -q
 git -C "$src" add -A
-git -C "$src" -c user.name=tpf -c user.email=tpf@localhost commit -q -m base
+git -C "$src" -c gc.auto=0 -c user.name=tpf -c user.email=tpf@localhost commit -q -m base
 
 # Build the tree as it is now; NAME for the result line.  A progress
 # line every 30 seconds.
@@ -66,7 +66,7 @@ failed=0
 build base
 for p in $(cat "$series/series"); do
   name=${p%.patch}
-  if git -C "$src" -c user.name=tpf -c user.email=tpf@localhost am -q --keep-cr "$series/$p"; then
+  if git -C "$src" -c gc.auto=0 -c user.name=tpf -c user.email=tpf@localhost am -q --keep-cr "$series/$p"; then
     build "$name"
   else
     git -C "$src" am --abort

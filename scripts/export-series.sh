@@ -77,7 +77,7 @@ sname=${signoff% <*}
 semail=${signoff##*<}; semail=${semail%>}
 
 g() {
-  git -C "$work" -c user.name="$sname" -c user.email="$semail" \
+  git -C "$work" -c gc.auto=0 -c user.name="$sname" -c user.email="$semail" \
       -c advice.detachedHead=false "$@"
 }
 

@@ -4,9 +4,11 @@
 # pinned) cost one dpkg-query and nothing else.
 #
 # Usage: scripts/install-deps.sh [LIST-FILE...]
-# With no argument, reads scripts/packages.txt, kernel/packages.txt and
-# models/packages.txt, and the upstream source packages pinned in
-# upstream.conf.
+# With no argument, reads scripts/packages.txt, kernel/packages.txt,
+# models/packages.txt and distro/packages.txt, and the upstream source
+# packages pinned in upstream.conf.  As root it also adds the deb-src
+# entries (scripts/enable-deb-src.sh) that `apt-get source' and `apt-get
+# build-dep' of the distribution test builds need.
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,7 +16,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 if [ $# -eq 0 ]; then
   set -- "$top/scripts/packages.txt"
-  for extra in kernel/packages.txt models/packages.txt; do
+  for extra in kernel/packages.txt models/packages.txt distro/packages.txt; do
     if [ -f "$top/$extra" ]; then set -- "$@" "$top/$extra"; fi
   done
 fi
@@ -23,6 +25,10 @@ wanted="$GLIBC_DEB_PACKAGE=$GLIBC_DEB_VERSION $LINUX_DEB_PACKAGE=$LINUX_DEB_VERS
 for list in "$@"; do
   wanted="$wanted $(sed -e 's/#.*//' "$list" | tr -s ' \t' '\n\n')"
 done
+
+if [ "$(id -u)" = 0 ]; then
+  "$top/scripts/enable-deb-src.sh"
+fi
 
 missing=
 for spec in $wanted; do

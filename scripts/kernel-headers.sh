@@ -20,10 +20,16 @@ if [ -f "$dest/.tpf-headers-id" ] && [ "$(cat "$dest/.tpf-headers-id")" = "$id" 
 fi
 mkdir -p "$obj" "$(dirname "$log")"
 say "make headers_install ($arch) into $dest, log in $log"
-rm -rf "$dest"
-make -C "$tree" O="$obj" ARCH="$arch" INSTALL_HDR_PATH="$dest" \
+# Into a new directory, then swapped in, so that a build reading DEST
+# never sees it half installed.
+rm -rf "$dest.new"
+make -C "$tree" O="$obj" ARCH="$arch" INSTALL_HDR_PATH="$dest.new" \
   headers_install > "$log" 2>&1 || { tail -20 "$log" >&2; die "headers_install failed"; }
-grep -q '^#define FUTEX_LOCK[[:space:]]' "$dest/include/linux/futex.h" \
-  || die "$dest/include/linux/futex.h has no FUTEX_LOCK: is the TPF series applied in $tree?"
-echo "$id" > "$dest/.tpf-headers-id"
+grep -q '^#define FUTEX_LOCK[[:space:]]' "$dest.new/include/linux/futex.h" \
+  || die "$dest.new/include/linux/futex.h has no FUTEX_LOCK: is the TPF series applied in $tree?"
+echo "$id" > "$dest.new/.tpf-headers-id"
+rm -rf "$dest.old"
+[ ! -d "$dest" ] || mv "$dest" "$dest.old"
+mv "$dest.new" "$dest"
+rm -rf "$dest.old"
 say "done: $dest/include"

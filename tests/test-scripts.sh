@@ -159,6 +159,23 @@ install_deps_noop() {
 }
 check install-deps-noop install_deps_noop
 
+# The shipped series' overlay map covers the overlay exactly; an overlay
+# file that no patch adds must fail the export.
+series_map() {
+  "$top/scripts/export-series.sh" --check-map > "$tmp/series-map.log" 2>&1
+}
+check series-map series_map
+series_map_unmapped() {
+  m=$tmp/mapcheck
+  mkdir -p "$m"
+  cp -r "$top/scripts" "$top/patches" "$top/upstream.conf" "$top/nptl" \
+    "$top/sysdeps" "$top/benchtests" "$m/"
+  echo 'int tpf_unmapped;' > "$m/nptl/tpf-unmapped.c"
+  ! "$m/scripts/export-series.sh" --check-map > "$tmp/series-unmapped.log" 2>&1 \
+    && grep -q 'nptl/tpf-unmapped.c' "$tmp/series-unmapped.log"
+}
+check series-map-unmapped series_map_unmapped
+
 # Every `$(run-suite) NAME' of the make files has a line in the manifest
 # and every line of the manifest such a rule.
 # shellcheck disable=SC2016
