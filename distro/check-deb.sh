@@ -84,7 +84,8 @@ in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HO
 mkdir -p "$root/tmp/tpf-debs"
 cp "${debs[@]}" "$root/tmp/tpf-debs/"
 say "apt-get install of the fork's packages + gcc dejagnu sysbench xz-utils"
-if in_root sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+# mmdebstrap leaves the root without package lists.
+if in_root sh -c 'apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
       /tmp/tpf-debs/*.deb gcc dejagnu sysbench xz-utils' >> "$log" 2>&1; then
   pass "apt-get install libc6 libc6-dev libc-bin libc-dev-bin linux-libc-dev (local) + gcc dejagnu sysbench xz-utils"
 else

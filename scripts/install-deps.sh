@@ -30,6 +30,28 @@ if [ "$(id -u)" = 0 ]; then
   "$top/scripts/enable-deb-src.sh"
 fi
 
+# A pinned version the archive no longer has (the next point release
+# replaced it): fall back to the archive's version, loudly.  The scripts
+# that use the package (scripts/pin-used.sh) then record which version
+# they used, and the glibc series must still apply on it.
+if [ "$(id -u)" = 0 ]; then
+  pinned=
+  for spec in $wanted; do
+    case $spec in *=*) ;; *) pinned="$pinned $spec"; continue ;; esac
+    pkg=${spec%%=*} want=${spec#*=}
+    have=$(dpkg-query -W -f '${db:Status-Status} ${Version}' "$pkg" 2>/dev/null || true)
+    if [ "$have" != "installed $want" ] \
+       && ! apt-cache madison "$pkg" 2>/dev/null | awk -F'|' '{gsub(/ /, "", $2); print $2}' | grep -qxF "$want"; then
+      echo "install-deps: WARNING: $pkg $want (upstream.conf) is not in the archive any more;" \
+           "installing the archive's version instead: $(apt-cache policy "$pkg" | sed -n 's/ *Candidate: //p')" >&2
+      spec=$pkg
+      [ "${have%% *}" != installed ] || continue
+    fi
+    pinned="$pinned $spec"
+  done
+  wanted=$pinned
+fi
+
 missing=
 for spec in $wanted; do
   pkg=${spec%%=*}
