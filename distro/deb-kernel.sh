@@ -50,11 +50,17 @@ while kill -0 "$pid" 2>/dev/null; do
 done
 wait "$pid" || { tail -20 "$log" >&2; die "bindeb-pkg failed, see $log"; }
 ls "$out"/linux-libc-dev_*.deb >/dev/null 2>&1 || die "no linux-libc-dev package in $out"
-dpkg-deb -c "$out"/linux-libc-dev_*.deb | grep -q 'usr/include/linux/futex.h' \
-	|| die "linux-libc-dev has no linux/futex.h"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 dpkg-deb -x "$out"/linux-libc-dev_*.deb "$tmp"
+[ -f "$tmp/usr/include/linux/futex.h" ] || die "linux-libc-dev has no linux/futex.h"
 grep -q '#define FUTEX_LOCK[[:space:]]' "$tmp/usr/include/linux/futex.h" \
 	|| die "linux-libc-dev's linux/futex.h lacks FUTEX_LOCK: not the TPF series?"
+{
+	echo "kernel: $(git -C "$tree" log -1 --format='%h %s' HEAD)"
+	echo "configuration: tinyconfig + $(basename "$frag") (the VM's)"
+	echo "make bindeb-pkg -j$jobs, KDEB_PKGVERSION=$debver: $(( $(date +%s) - start )) s"
+	echo "packages:"
+	(cd "$out" && ls -1 *.deb | sed 's/^/  /')
+} > "$out/BUILD-INFO"
 say "done in $(( $(date +%s) - start ))s:"
 ls -1 "$out"/*.deb | sed 's/^/  /'
