@@ -13,11 +13,18 @@
 # Results: RESULTS/deb.sum (PASS/FAIL lines, the versions used, END line)
 # and deb.log; DejaGnu's own RESULTS/deb-tpf.sum and deb-tpf.log.
 #
-# Usage: distro/check-deb.sh DEBDIR TESTSUITE RESULTS LOG
+# Usage: distro/check-deb.sh [--base-only] DEBDIR TESTSUITE RESULTS LOG
+#   --base-only: make the base root tarball (DEBDIR/bookworm-base.tar) only
 #   DEBDIR: build/deb, with glibc/ (make deb-glibc) and linux/ (make
 #   deb-kernel).
 set -euo pipefail
+base_only=no
+if [ "${1-}" = --base-only ]; then base_only=yes; shift; fi
 debdir=$1 testsuite=$2 results=$3 log=$4
+# From the archive, into the base root: what the tests need besides the
+# fork's packages (gcc brings the archive's libc6-dev, which the fork's
+# replaces).
+root_packages=ca-certificates,gcc,dejagnu,sysbench,xz-utils
 root=$debdir/root
 say() { echo "check-deb: $*"; }
 die() { echo "check-deb: error: $*" >&2; exit 1; }
@@ -39,41 +46,54 @@ one() {
   [ -n "$f" ] || die "no $2 package in $1 (make deb-glibc deb-kernel)"
   echo "$f"
 }
-debs=(
-  "$(one "$debdir/glibc" libc6)" "$(one "$debdir/glibc" libc6-dev)"
-  "$(one "$debdir/glibc" libc-bin)" "$(one "$debdir/glibc" libc-dev-bin)"
-  "$(one "$debdir/linux" linux-libc-dev)"
-)
-glibc_ver=$(dpkg-deb -f "${debs[0]}" Version)
-kernel_ver=$(dpkg-deb -f "${debs[4]}" Version)
-{
-  echo "libc6 $glibc_ver, linux-libc-dev $kernel_ver"
-  sed 's/^/glibc build: /' "$debdir/glibc/BUILD-INFO" 2>/dev/null | head -3 || true
-} | sed 's/^/# /' >> "$sum.tmp"
+if [ "$base_only" = no ]; then
+  debs=(
+    "$(one "$debdir/glibc" libc6)" "$(one "$debdir/glibc" libc6-dev)"
+    "$(one "$debdir/glibc" libc-bin)" "$(one "$debdir/glibc" libc-dev-bin)"
+    "$(one "$debdir/linux" linux-libc-dev)"
+  )
+  glibc_ver=$(dpkg-deb -f "${debs[0]}" Version)
+  kernel_ver=$(dpkg-deb -f "${debs[4]}" Version)
+  {
+    echo "libc6 $glibc_ver, linux-libc-dev $kernel_ver"
+    sed 's/^/glibc build: /' "$debdir/glibc/BUILD-INFO" 2>/dev/null | head -3 || true
+  } | sed 's/^/# /' >> "$sum.tmp"
+fi
 
 # 1. The root.  Its archive: the machine's deb entries.
-sources=$(mktemp)
 cleanup() {
   for m in dev/pts proc sys dev; do
     mountpoint -q "$root/$m" 2>/dev/null && umount -l "$root/$m" || true
   done
-  rm -f "$sources"
 }
 trap cleanup EXIT
 cleanup
+# The base root: mmdebstrap's output as a tarball, made again when it is
+# a day old (the archive moves), so that a rerun after a rebuild of the
+# packages costs seconds; each run unpacks it into a new root.
+base=$debdir/bookworm-base.tar
+if [ ! -f "$base" ] || [ -n "$(find "$base" -mmin +1440)" ]; then
+  mirrors=()
+  for f in /etc/apt/sources.list.d/*.sources /etc/apt/sources.list; do
+    [ -f "$f" ] || continue
+    case $f in *tpf-deb-src*) continue ;; esac
+    grep -qi 'debian' "$f" && mirrors+=("$f")
+  done
+  [ ${#mirrors[@]} -gt 0 ] || die "no Debian archive entries in /etc/apt"
+  say "mmdebstrap --variant=apt bookworm -> $base (log in $log)"
+  t0=$(date +%s)
+  rm -f "$base.tmp.tar"
+  nice -n 19 mmdebstrap --variant=apt --include="$root_packages" bookworm \
+    "$base.tmp.tar" "${mirrors[@]}" >> "$log" 2>&1 \
+    || { tail -10 "$log" >&2; die "mmdebstrap failed"; }
+  mv "$base.tmp.tar" "$base"
+  say "base root made in $(( $(date +%s) - t0 )) s"
+fi
+[ "$base_only" = no ] || exit 0
 rm -rf "$root"
-say "mmdebstrap --variant=apt bookworm $root (log in $log)"
-t0=$(date +%s)
-mirrors=()
-for f in /etc/apt/sources.list.d/*.sources /etc/apt/sources.list; do
-  [ -f "$f" ] || continue
-  case $f in *tpf-deb-src*) continue ;; esac
-  grep -qi 'debian' "$f" && mirrors+=("$f")
-done
-[ ${#mirrors[@]} -gt 0 ] || die "no Debian archive entries in /etc/apt"
-mmdebstrap --variant=apt --include=ca-certificates bookworm "$root" "${mirrors[@]}" >> "$log" 2>&1 \
-  || { tail -10 "$log" >&2; die "mmdebstrap failed"; }
-pass "mmdebstrap bookworm root ($(( $(date +%s) - t0 )) s)"
+mkdir -p "$root"
+tar -C "$root" -xf "$base"
+pass "Debian 12 root from mmdebstrap ($(date -u -r "$base" +%Y-%m-%dT%H:%MZ), $(basename "$base"))"
 
 mount -t proc proc "$root/proc"
 mount --bind /dev "$root/dev"
@@ -83,7 +103,7 @@ in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HO
 # 2. The packages, with apt resolving the rest.
 mkdir -p "$root/tmp/tpf-debs"
 cp "${debs[@]}" "$root/tmp/tpf-debs/"
-say "apt-get install of the fork's packages + gcc dejagnu sysbench xz-utils"
+say "apt-get install of the fork's packages (gcc dejagnu sysbench xz-utils from the base)"
 # mmdebstrap leaves the root without package lists.
 if in_root sh -c 'apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
       /tmp/tpf-debs/*.deb gcc dejagnu sysbench xz-utils' >> "$log" 2>&1; then
