@@ -129,10 +129,16 @@ vm-check-kernel: kernel-checkpatch $(KERNEL_VMDIR)/tests-kernel.list
 kernel-lock-figures:
 	@$(PYTHON3) $(KERNEL_SCRIPTS)/lock-figures.py '$(BUILD)/results/vm-check.log'
 
-$(KERNEL_VMDIR)/bench/futex-bench: $(KERNEL_SRC)/bench/futex-bench.c
+# Against the patched kernel's UAPI headers (make kernel-headers in
+# Makefile.in), the one source of the TP futex ABI.
+$(KERNEL_VMDIR)/bench/futex-bench: $(KERNEL_SRC)/bench/futex-bench.c \
+		$(KERNEL_HEADERS)/include/linux/futex.h
 	@mkdir -p $(dir $@)
 	@echo "kernel: building futex-bench (static)"
-	@$(KERNEL_HOSTCC) -static -O2 -Wall -Werror -pthread -o $@ $<
+	@$(KERNEL_HOSTCC) -static -O2 -Wall -Werror -pthread \
+		-I$(KERNEL_HEADERS)/include -o $@ $<
+
+$(KERNEL_HEADERS)/include/linux/futex.h: kernel-headers
 
 kernel-bench: kernel $(KERNEL_VMDIR)/bench/futex-bench
 	@echo "futex-bench /tests/futex-bench -j $(KBENCH_ARGS)" > $(KERNEL_VMDIR)/bench.list

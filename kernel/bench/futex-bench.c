@@ -45,26 +45,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef FUTEX_LOCK
-#define FUTEX_LOCK		64
-#define FUTEX_UNLOCK		65
-#endif
-#ifndef FUTEX_LOCK_SHARED
-#define FUTEX_LOCK_SHARED	66
-#define FUTEX_UNLOCK_SHARED	67
-#endif
-#ifndef FUTEX_SHARED
-#define FUTEX_SHARED		0x20000000
-#define FUTEX_SHARED_UNLOCK	0x10000000
-#define FUTEX_SCNT_MASK		0x00ffffff
+/* The TP futex ABI (operations, the reader-owned word layout, the
+ * status of FUTEX_LOCK) comes from the TPF kernel's UAPI header only:
+ * this file is built with -I on the headers that `make kernel-headers'
+ * installs, and refuses to build against a header without them.
+ */
+#if !defined(FUTEX_LOCK) || !defined(FUTEX_LOCK_SHARED) || \
+    !defined(FUTEX_SCNT_MASK) || !defined(FUTEX_LOCK_SLEEPS_SHIFT)
+#error "<linux/futex.h> lacks the TP futex ABI: build against the TPF kernel's headers (make kernel-headers)"
 #endif
 /* rwww word: reader count, writer bit, waiters bit. */
 #define RW_WRITER		0x40000000
 #define RW_WAITERS		0x80000000
-#define TP_HOW_MASK		0xff
-#define TP_HOW_HANDOFF		2
-#define TP_SLEEPS_SHIFT		16
-#define TP_SLEEPS_MASK		0x7fff
 
 enum lock_type { LOCK_WW, LOCK_PI, LOCK_TP, LOCK_RWWW, LOCK_RWTP,
 		 NR_LOCK_TYPES };
@@ -167,9 +159,9 @@ static void tp_lock(struct worker *w)
 		w->errors++;
 		return;
 	}
-	if ((ret & TP_HOW_MASK) == TP_HOW_HANDOFF)
+	if ((ret & FUTEX_LOCK_HOW_MASK) == FUTEX_LOCK_HANDOFF)
 		w->handoffs++;
-	w->sleeps += (ret >> TP_SLEEPS_SHIFT) & TP_SLEEPS_MASK;
+	w->sleeps += (ret >> FUTEX_LOCK_SLEEPS_SHIFT) & FUTEX_LOCK_SLEEPS_MASK;
 }
 
 static void tp_unlock(struct worker *w)
@@ -187,9 +179,9 @@ static void tp_status(struct worker *w, long ret)
 		w->errors++;
 		return;
 	}
-	if ((ret & TP_HOW_MASK) == TP_HOW_HANDOFF)
+	if ((ret & FUTEX_LOCK_HOW_MASK) == FUTEX_LOCK_HANDOFF)
 		w->handoffs++;
-	w->sleeps += (ret >> TP_SLEEPS_SHIFT) & TP_SLEEPS_MASK;
+	w->sleeps += (ret >> FUTEX_LOCK_SLEEPS_SHIFT) & FUTEX_LOCK_SLEEPS_MASK;
 }
 
 /* rwww: sleep on the word with the waiters bit set until it changes. */
