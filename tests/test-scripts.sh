@@ -25,6 +25,11 @@
 #   manifest              tests/check-manifest.txt is well formed and
 #                         names the suites the make files run, no more
 #   install-deps-noop     install-deps finds everything installed
+#   series-map            every overlay file is in patches/glibc/overlay.map
+#   series-map-unmapped   an overlay file missing from the map fails it
+#   tp-abi                no file but the kernel's UAPI header defines a
+#                         TP futex operation number (scripts/check-tp-abi.sh)
+#   tp-abi-literal        a test that writes one out (65) fails that check
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -175,6 +180,19 @@ series_map_unmapped() {
     && grep -q 'nptl/tpf-unmapped.c' "$tmp/series-unmapped.log"
 }
 check series-map-unmapped series_map_unmapped
+
+tp_abi() {
+  "$top/scripts/check-tp-abi.sh" > "$tmp/tp-abi.log" 2>&1
+}
+check tp-abi tp_abi
+tp_abi_literal() {
+  a=$tmp/abicheck
+  mkdir -p "$a/nptl"
+  printf '%s\n' '#define TST_TP_PROBE_OP 65' > "$a/nptl/tst-abi.c"
+  ! "$top/scripts/check-tp-abi.sh" "$a" > "$tmp/tp-abi-literal.log" 2>&1 \
+    && grep -q 'nptl/tst-abi.c:1:' "$tmp/tp-abi-literal.log"
+}
+check tp-abi-literal tp_abi_literal
 
 # Every `$(run-suite) NAME' of the make files has a line in the manifest
 # and every line of the manifest such a rule.
