@@ -34,6 +34,8 @@
 #define TST_TPRW_WAITERS ((unsigned int) FUTEX_WAITERS)
 #ifdef FUTEX_SCNT_MASK
 # define TST_TPRW_SHARED ((unsigned int) FUTEX_SHARED)
+/* The reader count's field, and so the most readers the lock admits.  */
+# define TST_TPRW_COUNT_MASK ((unsigned int) FUTEX_SCNT_MASK)
 #endif
 
 static inline unsigned int

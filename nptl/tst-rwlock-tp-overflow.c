@@ -37,7 +37,14 @@
 #include <support/timespec.h>
 #include <support/xtime.h>
 
-#define READERS_MAX ((1u << 24) - 1)
+/* The kernel's count field (<linux/futex.h>); with headers that lack
+   the reader-owned layout, glibc's own copy of it (tp-futex.h), 24
+   bits.  */
+#ifdef TST_TPRW_COUNT_MASK
+# define READERS_MAX TST_TPRW_COUNT_MASK
+#else
+# define READERS_MAX ((1u << 24) - 1)
+#endif
 
 static void
 check_overflow (void)
