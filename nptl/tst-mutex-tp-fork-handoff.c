@@ -218,7 +218,7 @@ fork_with_requester (int type, bool owner_forks)
 static int
 do_test (void)
 {
-  kernel = tst_ho_kernel_path (65);
+  kernel = tst_ho_kernel_path (TST_HO_OP_MUTEX);
   printf ("info: %s path, hand-off threshold %ld us\n",
 	  kernel ? "kernel" : "user-space", tst_ho_threshold_us ());
   xpthread_barrier_init (&handed, NULL, 2);

@@ -194,7 +194,7 @@ check_death_with_waiter (bool robust)
 static int
 do_test (void)
 {
-  kernel = tst_ho_kernel_path (65);
+  kernel = tst_ho_kernel_path (TST_HO_OP_MUTEX);
   printf ("info: %s path, hand-off threshold %ld us\n",
 	  kernel ? "kernel" : "user-space", tst_ho_threshold_us ());
   m = xmmap (NULL, sizeof (*m), PROT_READ | PROT_WRITE,

@@ -205,7 +205,7 @@ check_wait (long long int threshold)
 static int
 do_test (void)
 {
-  if (tst_ho_kernel_path (65))
+  if (tst_ho_kernel_path (TST_HO_OP_MUTEX))
     FAIL_UNSUPPORTED ("the kernel path has its own hand-off threshold");
   long long int threshold = tst_ho_threshold_us () * 1000LL;
   printf ("info: hand-off threshold %lld us\n", threshold / 1000);

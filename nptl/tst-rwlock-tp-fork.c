@@ -251,7 +251,7 @@ requester_death (bool reader)
 static int
 do_test (void)
 {
-  kernel = tst_ho_kernel_path (67);
+  kernel = tst_ho_kernel_path (TST_HO_OP_RWLOCK);
   printf ("info: %s path, hand-off threshold %ld us\n",
 	  kernel ? "kernel" : "user-space", tst_ho_threshold_us ());
   xpthread_barrier_init (&handed, NULL, 2);

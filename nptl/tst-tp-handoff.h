@@ -38,7 +38,20 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <linux/futex.h>
 #include <support/check.h>
+
+/* The operations whose presence gives the kernel path, from the
+   kernel's <linux/futex.h> (of the TPF series).  With headers that lack
+   them glibc was built without the kernel path (tp-futex.h), and so is
+   the probe below.  */
+#ifdef FUTEX_LOCK
+# define TST_HO_OP_MUTEX FUTEX_UNLOCK
+# define TST_HO_OP_RWLOCK FUTEX_UNLOCK_SHARED
+#else
+# define TST_HO_OP_MUTEX (-1)
+# define TST_HO_OP_RWLOCK (-1)
+#endif
 
 /* The hand-off word: the registration is everything but the spinner
    bit; its TID is in the low 22 bits, with the TP rwlock's reader bit
@@ -96,15 +109,19 @@ tst_ho_threshold_us (void)
 }
 
 /* Whether the TP mutex and the TP rwlock take the kernel path: the
-   kernel has the TP futex operation OP (65 FUTEX_UNLOCK for the mutex,
-   67 FUTEX_UNLOCK_SHARED for the rwlock: an unlock of a word we do not
-   own fails with EPERM) and glibc.pthread.mutex_tp_userspace=1 does
-   not force the user-space path.  */
+   kernel has the TP futex operation OP (TST_HO_OP_MUTEX, FUTEX_UNLOCK,
+   for the mutex, TST_HO_OP_RWLOCK, FUTEX_UNLOCK_SHARED, for the rwlock:
+   an unlock of a word we do not own fails with EPERM) and
+   glibc.pthread.mutex_tp_userspace=1 does not force the user-space
+   path.  */
 static inline bool
 tst_ho_kernel_path (int op)
 {
+  if (op < 0)
+    return false;
   unsigned int word = 0;
-  long int r = syscall (SYS_futex, &word, op | 128, 0, NULL, NULL, 0);
+  long int r = syscall (SYS_futex, &word, op | FUTEX_PRIVATE_FLAG, 0, NULL,
+			NULL, 0);
   if (!(r == -1 && errno == EPERM))
     return false;
   const char *env = getenv ("GLIBC_TUNABLES");

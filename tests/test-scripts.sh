@@ -29,7 +29,8 @@
 #   series-map-unmapped   an overlay file missing from the map fails it
 #   tp-abi                no file but the kernel's UAPI header defines a
 #                         TP futex operation number (scripts/check-tp-abi.sh)
-#   tp-abi-literal        a test that writes one out (65) fails that check
+#   tp-abi-literal        tests that write one out (a #define to 65, a
+#                         probe call with 67) fail that check
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -189,8 +190,10 @@ tp_abi_literal() {
   a=$tmp/abicheck
   mkdir -p "$a/nptl"
   printf '%s\n' '#define TST_TP_PROBE_OP 65' > "$a/nptl/tst-abi.c"
+  printf '%s\n' 'int k;' 'k = tst_ho_kernel_path (67);' > "$a/nptl/tst-abi2.c"
   ! "$top/scripts/check-tp-abi.sh" "$a" > "$tmp/tp-abi-literal.log" 2>&1 \
-    && grep -q 'nptl/tst-abi.c:1:' "$tmp/tp-abi-literal.log"
+    && grep -q 'nptl/tst-abi.c:1:' "$tmp/tp-abi-literal.log" \
+    && grep -q 'nptl/tst-abi2.c:2:' "$tmp/tp-abi-literal.log"
 }
 check tp-abi-literal tp_abi_literal
 
