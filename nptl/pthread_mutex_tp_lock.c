@@ -146,9 +146,12 @@
        signal 0 fails with ESRCH) is stale.  It drops it and releases
        normally (U1).  A requester whose registration was dropped while
        it waits for its grant accepts a free word as well (tp_core_withdraw).
-       Limitation: for a robust mutex created process-private, the check
+       Limitations: for a robust mutex created process-private, the check
        cannot tell the parent's threads from the child's and a stale
-       registration survives in the child after fork.
+       registration survives in the child after fork; and a requester
+       whose process was killed but not yet reaped still exists (its main
+       thread is a zombie, which tgkill accepts), so an unlock before the
+       reaping grants it the mutex, which then stays locked.
    I7  A registered requester that does not get woken (it may be the
        one FUTEX_WAKE 1 skipped) is still served: U1/U2 are taken by every
        unlock while W is set, and W stays set while the requester sleeps
