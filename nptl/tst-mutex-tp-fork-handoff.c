@@ -45,7 +45,6 @@ enum { LOCK_LIMIT_S = 20, CHILD_ITERS = 2000 };
 
 static pthread_mutex_t m;
 static bool kernel;
-static pid_t requester_tid;
 /* The requester keeps the mutex until the unlocker has checked that it
    was handed over.  */
 static pthread_barrier_t handed;
@@ -72,24 +71,12 @@ lock_bounded (void)
 static void *
 requester (void *arg)
 {
-  __atomic_store_n (&requester_tid, gettid (), __ATOMIC_RELEASE);
+  tst_ho_requester_started ();
   lock_bounded ();
   TEST_VERIFY (tst_tp_owned_by_self (&m));
   xpthread_barrier_wait (&handed);
   xpthread_mutex_unlock (&m);
   return NULL;
-}
-
-static pid_t
-start_requester (pthread_t *t)
-{
-  __atomic_store_n (&requester_tid, 0, __ATOMIC_RELAXED);
-  *t = xpthread_create (NULL, requester, NULL);
-  while (__atomic_load_n (&requester_tid, __ATOMIC_ACQUIRE) == 0)
-    tst_ho_sleep_ms (1);
-  pid_t tid = requester_tid;
-  tst_ho_wait_registered (handoff (), 0, tid, kernel);
-  return tid;
 }
 
 /* The owner of M hands it to the registered requester TID: right after
@@ -140,7 +127,7 @@ child (pid_t stale)
 
   /* A requester of the child registers and is served.  */
   pthread_t t;
-  pid_t tid = start_requester (&t);
+  pid_t tid = tst_ho_start_requester (&t, requester, handoff (), kernel);
   unlock_to (tid);
   xpthread_join (t);
 
@@ -193,7 +180,7 @@ fork_with_requester (int type, bool owner_forks)
   tst_tp_init (&m, type, false, false);
   xpthread_mutex_lock (&m);
   pthread_t t;
-  pid_t tid = start_requester (&t);
+  pid_t tid = tst_ho_start_requester (&t, requester, handoff (), kernel);
 
   pid_t pid;
   if (owner_forks)

@@ -103,15 +103,6 @@ fork_locker (int hold)
 }
 
 static void
-check_exit (pid_t pid)
-{
-  int status;
-  xwaitpid (pid, &status, 0);
-  TEST_VERIFY (WIFEXITED (status));
-  TEST_COMPARE (status, 0);
-}
-
-static void
 check_requester_death (bool robust)
 {
   printf ("info: robust %d\n", robust);
@@ -136,7 +127,7 @@ check_requester_death (bool robust)
     TEST_COMPARE (tst_ho_reg (&m->__data.__spins), 0);
 
   /* A new process gets the mutex.  */
-  check_exit (fork_locker (-1));
+  tst_ho_check_exit (fork_locker (-1));
   TEST_COMPARE (tst_tp_word (m) & TST_TP_TID_MASK, 0);
 
   /* A new requester is served by hand-off.  It keeps the mutex until
@@ -150,7 +141,7 @@ check_requester_death (bool robust)
   TEST_COMPARE (tst_tp_word (m) & TST_TP_TID_MASK, (unsigned int) pid);
   TEST_COMPARE (pthread_mutex_trylock (m), EBUSY);
   TEST_COMPARE (write (hold[1], "", 1), 1);
-  check_exit (pid);
+  tst_ho_check_exit (pid);
   xclose (hold[0]);
   xclose (hold[1]);
 
@@ -184,7 +175,7 @@ check_death_with_waiter (bool robust)
   TEST_VERIFY (WIFSIGNALED (status) && WTERMSIG (status) == SIGKILL);
 
   xpthread_mutex_unlock (m);
-  check_exit (waiter);
+  tst_ho_check_exit (waiter);
   TEST_COMPARE (lock_bounded (), 0);
   xpthread_mutex_unlock (m);
   TEST_COMPARE (tst_tp_word (m), 0);

@@ -119,15 +119,6 @@ reader_loop (void *arg)
 }
 
 static void
-check_exit (pid_t pid)
-{
-  int status;
-  xwaitpid (pid, &status, 0);
-  TEST_VERIFY (WIFEXITED (status));
-  TEST_COMPARE (status, 0);
-}
-
-static void
 fork_read_held (void)
 {
   puts ("info: fork read-held");
@@ -154,7 +145,7 @@ fork_read_held (void)
   /* The parent's read lock is its own.  */
   TEST_COMPARE (pthread_rwlock_trywrlock (l), EBUSY);
   xpthread_rwlock_unlock (l);
-  check_exit (pid);
+  tst_ho_check_exit (pid);
   pf_check_idle (l);
   xpthread_rwlock_destroy (l);
 }
@@ -204,14 +195,14 @@ writer_death (bool with_waiter)
 
   xpthread_rwlock_unlock (l);
   if (with_waiter)
-    check_exit (waiter);
+    tst_ho_check_exit (waiter);
   else
     {
       TEST_COMPARE (pf_role_holder (l), 0);
       TEST_COMPARE (tst_ho_reg (handoff ()), 0);
     }
   /* New processes get the lock.  */
-  check_exit (fork_writer ());
+  tst_ho_check_exit (fork_writer ());
   pf_check_idle (l);
   xpthread_rwlock_destroy (l);
 }

@@ -55,7 +55,6 @@ static pthread_rwlock_t private_lock;
 static pthread_rwlock_t *shared_lock;
 static pthread_rwlock_t *l;
 static bool kernel;
-static pid_t requester_tid;
 /* The writer keeps the lock until the unlocker has checked that it was
    handed over.  */
 static pthread_barrier_t handed;
@@ -84,27 +83,13 @@ lock_bounded (bool reader)
 static void *
 writer (void *arg)
 {
-  __atomic_store_n (&requester_tid, gettid (), __ATOMIC_RELEASE);
+  tst_ho_requester_started ();
   lock_bounded (false);
   TEST_COMPARE (tst_tprw_word (l) & ~TST_TPRW_WAITERS,
 		(unsigned int) gettid ());
   xpthread_barrier_wait (&handed);
   xpthread_rwlock_unlock (l);
   return NULL;
-}
-
-/* Start a writer thread that blocks on L and wait until it holds the
-   hand-off registration.  */
-static pid_t
-start_writer (pthread_t *t)
-{
-  __atomic_store_n (&requester_tid, 0, __ATOMIC_RELAXED);
-  *t = xpthread_create (NULL, writer, NULL);
-  while (__atomic_load_n (&requester_tid, __ATOMIC_ACQUIRE) == 0)
-    tst_ho_sleep_ms (1);
-  pid_t tid = requester_tid;
-  tst_ho_wait_registered (handoff (), 0, tid, kernel);
-  return tid;
 }
 
 /* The last reader's unlock hands L to the registered writer TID.  */
@@ -135,7 +120,7 @@ child (pid_t stale)
   /* A writer of the child registers and is served.  */
   lock_bounded (true);
   pthread_t t;
-  pid_t tid = start_writer (&t);
+  pid_t tid = tst_ho_start_requester (&t, writer, handoff (), kernel);
   unlock_to (tid);
   xpthread_join (t);
 
@@ -168,15 +153,6 @@ fork_and_check_child (pid_t stale)
   return pid;
 }
 
-static void
-check_exit (pid_t pid)
-{
-  int status;
-  xwaitpid (pid, &status, 0);
-  TEST_VERIFY (WIFEXITED (status));
-  TEST_COMPARE (status, 0);
-}
-
 /* Fork with L read-held by the forking thread, with a registered writer
    if WITH_WRITER.  */
 static void
@@ -188,7 +164,9 @@ fork_read_held (bool with_writer)
   tst_tprw_init (l, false);
   lock_bounded (true);
   pthread_t t;
-  pid_t tid = with_writer ? start_writer (&t) : 0;
+  pid_t tid = 0;
+  if (with_writer)
+    tid = tst_ho_start_requester (&t, writer, handoff (), kernel);
   pid_t pid = fork_and_check_child (tid);
   if (with_writer)
     {
@@ -197,7 +175,7 @@ fork_read_held (bool with_writer)
     }
   else
     xpthread_rwlock_unlock (l);
-  check_exit (pid);
+  tst_ho_check_exit (pid);
   tst_tprw_check_idle (l);
   xpthread_rwlock_destroy (l);
 }
@@ -243,7 +221,7 @@ requester_death (bool reader)
       xpthread_rwlock_unlock (l);
       _exit (support_record_failure_is_failed () ? 1 : 0);
     }
-  check_exit (pid);
+  tst_ho_check_exit (pid);
   tst_tprw_check_idle (l);
   xpthread_rwlock_destroy (l);
 }

@@ -31,6 +31,7 @@
 #define TST_TP_HANDOFF_H 1
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,8 +39,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <linux/futex.h>
 #include <support/check.h>
+#include <support/xthread.h>
+#include <support/xunistd.h>
 
 /* The operations whose presence gives the kernel path, from the
    kernel's <linux/futex.h> (of the TPF series).  With headers that lack
@@ -187,6 +191,44 @@ tst_ho_wait_registered (const void *handoff, pid_t pid, pid_t tid,
 		    (int) tid, tst_ho_load (handoff));
       tst_ho_sleep_ms (1);
     }
+}
+
+/* The TID of the thread tst_ho_start_requester started, which stores it
+   (tst_ho_requester_started) before it blocks.  */
+static pid_t tst_ho_requester_tid;
+
+static inline void
+tst_ho_requester_started (void)
+{
+  /* Release MO: pairs with the acquire load in tst_ho_start_requester.  */
+  __atomic_store_n (&tst_ho_requester_tid, gettid (), __ATOMIC_RELEASE);
+}
+
+/* Start a thread that runs FN, which calls tst_ho_requester_started and
+   then blocks in a lock call on the lock whose hand-off word is at
+   HANDOFF, and wait until the thread holds the hand-off registration
+   (see tst_ho_wait_registered for KERNEL).  Returns its TID.  */
+static inline pid_t
+tst_ho_start_requester (pthread_t *t, void *(*fn) (void *),
+			const void *handoff, bool kernel)
+{
+  __atomic_store_n (&tst_ho_requester_tid, 0, __ATOMIC_RELAXED);
+  *t = xpthread_create (NULL, fn, NULL);
+  while (__atomic_load_n (&tst_ho_requester_tid, __ATOMIC_ACQUIRE) == 0)
+    tst_ho_sleep_ms (1);
+  pid_t tid = tst_ho_requester_tid;
+  tst_ho_wait_registered (handoff, 0, tid, kernel);
+  return tid;
+}
+
+/* Reap the child process PID, which must have exited with status 0.  */
+static inline void
+tst_ho_check_exit (pid_t pid)
+{
+  int status;
+  xwaitpid (pid, &status, 0);
+  TEST_VERIFY (WIFEXITED (status));
+  TEST_COMPARE (status, 0);
 }
 
 #endif /* tst-tp-handoff.h */
