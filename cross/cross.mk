@@ -30,8 +30,12 @@ PPC64LE_QEMU_FAILURES := $(srcdir)/tests/ppc64le-qemu-failures.txt
 CROSS_TIMEOUTFACTOR := 16
 
 # The fork's new nptl files, as objects (the big-endian compile) and the
-# fork's lock tests (run under emulation).
-CROSS_NPTL_OBJECTS := $(patsubst $(srcdir)/%.c,%.o,$(wildcard $(srcdir)/nptl/*.c))
+# fork's lock tests (run under emulation).  The tests that call the futex
+# system call include <sys/syscall.h>, whose system call numbers misc's
+# make generates (misc/bits/syscall.h): the single-object compile builds
+# it first (scripts/cross-build.sh takes the subdirectories in order).
+CROSS_NPTL_OBJECTS := misc/bits/syscall.h \
+  $(patsubst $(srcdir)/%.c,%.o,$(wildcard $(srcdir)/nptl/*.c))
 # tst-mutex-tp-robust cannot pass under qemu-user (owner death needs the
 # kernel's robust list; tests/ppc64le-qemu-failures.txt): it would only
 # wait for its timeout here, and check-ppc64le-nptl still runs it.

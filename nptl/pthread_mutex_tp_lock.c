@@ -143,14 +143,15 @@
        one is always stale (a live requester clears H before it returns
        from the lock, H4, so before the current owner could get the
        lock), and one whose thread no longer exists (tgkill/tkill with
-       signal 0 fails with ESRCH) is stale.  It drops it and releases
+       signal 0 fails with ESRCH) or, for a process-shared mutex, is a
+       zombie (its process was killed and not yet reaped: tkill accepts
+       it, /proc/TID/stat shows it) is stale.  It drops it and releases
        normally (U1).  A requester whose registration was dropped while
        it waits for its grant accepts a free word as well (tp_core_withdraw).
        Limitations: for a robust mutex created process-private, the check
        cannot tell the parent's threads from the child's and a stale
-       registration survives in the child after fork; and a requester
-       whose process was killed but not yet reaped still exists (its main
-       thread is a zombie, which tgkill accepts), so an unlock before the
+       registration survives in the child after fork; and without /proc
+       a zombie requester counts as alive, so an unlock before its
        reaping grants it the mutex, which then stays locked.
    I7  A registered requester that does not get woken (it may be the
        one FUTEX_WAKE 1 skipped) is still served: U1/U2 are taken by every

@@ -20,8 +20,11 @@
    described at the top of pthread_mutex_tp_lock.c.  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <string.h>
 #include <unistd.h>
+#include <_itoa.h>
 #include <sysdep.h>
 #include <pthreadP.h>
 #include <atomic.h>
@@ -31,9 +34,48 @@
 #include <tp-core.h>
 #include <stap-probe.h>
 
+/* Whether the thread TID has exited but not been reaped: the main
+   thread of a process that was killed and that its parent has not yet
+   waited for.  Such a thread still exists for tkill, but its state in
+   /proc/TID/stat ("TID (COMM) S ...", where COMM may contain ')' but no
+   later field does) is Z, or X while it is being reaped (x before
+   Linux 3.14).  If /proc
+   cannot tell (not mounted, no descriptor left) the answer is no: the
+   thread is then treated as alive, which may leave the lock locked but
+   never gives it to two owners.  Direct system calls, so that a lock
+   release never changes errno.  */
+static bool
+tp_thread_unreaped (pid_t tid)
+{
+  char digits[3 * sizeof (pid_t)];
+  char *first = _itoa_word (tid, digits + sizeof digits, 10, 0);
+  char path[sizeof "/proc/" + sizeof digits + sizeof "/stat"];
+  char *p = __mempcpy (path, "/proc/", strlen ("/proc/"));
+  p = __mempcpy (p, first, digits + sizeof digits - first);
+  strcpy (p, "/stat");
+
+  long int fd = INTERNAL_SYSCALL_CALL (openat, AT_FDCWD, path,
+				       O_RDONLY | O_CLOEXEC);
+  if (INTERNAL_SYSCALL_ERROR_P (fd))
+    return false;
+  /* TID, COMM (at most 15 bytes, TASK_COMM_LEN) and the state fit.  */
+  char stat[64];
+  long int n = INTERNAL_SYSCALL_CALL (read, fd, stat, sizeof stat - 1);
+  INTERNAL_SYSCALL_CALL (close, fd);
+  if (INTERNAL_SYSCALL_ERROR_P (n))
+    return false;
+  stat[n] = '\0';
+  char *paren = strrchr (stat, ')');
+  if (paren == NULL || paren[1] != ' ')
+    return false;
+  return paren[2] == 'Z' || paren[2] == 'X' || paren[2] == 'x';
+}
+
 /* See tp-wait.h.  Uses signal 0, which checks for existence only.  Only
    called when a hand-off is about to happen, at most once per threshold
-   and requester.  */
+   and requester.  A thread of our own process cannot be unreaped while
+   it is registered (it would have to exit inside the lock call), so
+   only a process-shared lock's requester is checked for that.  */
 bool
 __pthread_tp_thread_alive (pid_t tid, bool pshared)
 {
@@ -42,8 +84,9 @@ __pthread_tp_thread_alive (pid_t tid, bool pshared)
     r = INTERNAL_SYSCALL_CALL (tgkill, __getpid (), tid, 0);
   else
     r = INTERNAL_SYSCALL_CALL (tkill, tid, 0);
-  return !(INTERNAL_SYSCALL_ERROR_P (r)
-	   && INTERNAL_SYSCALL_ERRNO (r) == ESRCH);
+  if (INTERNAL_SYSCALL_ERROR_P (r) && INTERNAL_SYSCALL_ERRNO (r) == ESRCH)
+    return false;
+  return !(pshared && tp_thread_unreaped (tid));
 }
 
 /* U0 failed: waiters, hand-off, or the kernel path.  */

@@ -28,10 +28,10 @@
    the requester owned nothing, so its death is no owner death and no
    one gets EOWNERDEAD.
 
-   The requester is reaped before the unlock: until then its thread is a
-   zombie, which still exists for the liveness check (tkill with signal
-   0), and the manual says a mutex may then stay locked ("TP Mutex
-   Limits").  */
+   The unlock comes both after the requester was reaped and while it is
+   still a zombie (killed, not yet waited for): tkill with signal 0
+   accepts a zombie, so the liveness check must look at its state as
+   well.  */
 
 #include <signal.h>
 #include <sys/mman.h>
@@ -102,10 +102,23 @@ fork_locker (int hold)
   return pid;
 }
 
+/* Wait until the killed process PID has exited; reap it if REAP, else
+   leave it a zombie.  */
 static void
-check_requester_death (bool robust)
+wait_killed (pid_t pid, bool reap)
 {
-  printf ("info: robust %d\n", robust);
+  siginfo_t info;
+  TEST_COMPARE (waitid (P_PID, pid, &info,
+			WEXITED | (reap ? 0 : WNOWAIT)), 0);
+  TEST_COMPARE (info.si_code, CLD_KILLED);
+  TEST_COMPARE (info.si_status, SIGKILL);
+}
+
+static void
+check_requester_death (bool robust, bool reap)
+{
+  printf ("info: robust %d, requester %s before the unlock\n", robust,
+	  reap ? "reaped" : "a zombie");
   if (!init (robust))
     return;
 
@@ -113,18 +126,18 @@ check_requester_death (bool robust)
   pid_t pid = fork_locker (-1);
   tst_ho_wait_registered (&m->__data.__spins, pid, pid, kernel);
   TEST_COMPARE (kill (pid, SIGKILL), 0);
-  int status;
-  xwaitpid (pid, &status, 0);
-  TEST_VERIFY (WIFSIGNALED (status) && WTERMSIG (status) == SIGKILL);
+  wait_killed (pid, reap);
   if (!kernel)
     TEST_COMPARE (tst_ho_reg (&m->__data.__spins), (unsigned int) pid);
 
   /* The release sees FUTEX_WAITERS (set by the requester before it
-     slept) and a registration whose thread is gone.  */
+     slept) and a registration whose thread is gone or a zombie.  */
   xpthread_mutex_unlock (m);
   TEST_COMPARE (tst_tp_word (m) & TST_TP_TID_MASK, 0);
   if (!kernel)
     TEST_COMPARE (tst_ho_reg (&m->__data.__spins), 0);
+  if (!reap)
+    wait_killed (pid, true);
 
   /* A new process gets the mutex.  */
   tst_ho_check_exit (fork_locker (-1));
@@ -170,9 +183,7 @@ check_death_with_waiter (bool robust)
   pid_t waiter = fork_locker (-1);
   tst_ho_wait_sleeping (waiter, waiter);
   TEST_COMPARE (kill (doomed, SIGKILL), 0);
-  int status;
-  xwaitpid (doomed, &status, 0);
-  TEST_VERIFY (WIFSIGNALED (status) && WTERMSIG (status) == SIGKILL);
+  wait_killed (doomed, true);
 
   xpthread_mutex_unlock (m);
   tst_ho_check_exit (waiter);
@@ -192,7 +203,8 @@ do_test (void)
 	     MAP_SHARED | MAP_ANONYMOUS, -1);
   for (int robust = 0; robust < 2; robust++)
     {
-      check_requester_death (robust);
+      check_requester_death (robust, true);
+      check_requester_death (robust, false);
       check_death_with_waiter (robust);
     }
   xmunmap (m, sizeof (*m));
