@@ -144,31 +144,11 @@ child (pid_t stale)
   xpthread_mutex_unlock (&m);
 }
 
-static pid_t
-fork_and_check_child (pid_t stale)
-{
-  pid_t pid = xfork ();
-  if (pid == 0)
-    {
-      child (stale);
-      _exit (support_record_failure_is_failed () ? 1 : 0);
-    }
-  return pid;
-}
-
 static void *
 forker (void *arg)
 {
-  return (void *) (intptr_t) fork_and_check_child ((pid_t) (intptr_t) arg);
-}
-
-static void
-check_child_status (pid_t pid)
-{
-  int status;
-  xwaitpid (pid, &status, 0);
-  TEST_VERIFY (WIFEXITED (status));
-  TEST_COMPARE (status, 0);
+  pid_t stale = (pid_t) (intptr_t) arg;
+  return (void *) (intptr_t) tst_ho_fork_child (child, stale);
 }
 
 /* The owner forks (OWNER_FORKS) or a third thread does.  */
@@ -184,7 +164,7 @@ fork_with_requester (int type, bool owner_forks)
 
   pid_t pid;
   if (owner_forks)
-    pid = fork_and_check_child (tid);
+    pid = tst_ho_fork_child (child, tid);
   else
     pid = (pid_t) (intptr_t) xpthread_join
       (xpthread_create (NULL, forker, (void *) (intptr_t) tid));
@@ -195,7 +175,7 @@ fork_with_requester (int type, bool owner_forks)
 		kernel ? 0 : (unsigned int) tid);
   unlock_to (tid);
   xpthread_join (t);
-  check_child_status (pid);
+  tst_ho_check_exit (pid);
   lock_bounded ();
   xpthread_mutex_unlock (&m);
   TEST_COMPARE (tst_tp_word (&m), 0);

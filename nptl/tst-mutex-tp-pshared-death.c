@@ -33,9 +33,7 @@
    accepts a zombie, so the liveness check must look at its state as
    well.  */
 
-#include <signal.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
 #include <support/timespec.h>
 #include <support/xtime.h>
 #include <support/xunistd.h>
@@ -97,21 +95,9 @@ fork_locker (int hold)
       if (hold != -1)
 	TEST_VERIFY (read (hold, &c, 1) >= 0);
       xpthread_mutex_unlock (m);
-      _exit (support_record_failure_is_failed () ? 1 : 0);
+      tst_ho_child_exit ();
     }
   return pid;
-}
-
-/* Wait until the killed process PID has exited; reap it if REAP, else
-   leave it a zombie.  */
-static void
-wait_killed (pid_t pid, bool reap)
-{
-  siginfo_t info;
-  TEST_COMPARE (waitid (P_PID, pid, &info,
-			WEXITED | (reap ? 0 : WNOWAIT)), 0);
-  TEST_COMPARE (info.si_code, CLD_KILLED);
-  TEST_COMPARE (info.si_status, SIGKILL);
 }
 
 static void
@@ -125,8 +111,7 @@ check_requester_death (bool robust, bool reap)
   TEST_COMPARE (lock_bounded (), 0);
   pid_t pid = fork_locker (-1);
   tst_ho_wait_registered (&m->__data.__spins, pid, pid, kernel);
-  TEST_COMPARE (kill (pid, SIGKILL), 0);
-  wait_killed (pid, reap);
+  tst_ho_kill_child (pid, reap);
   if (!kernel)
     TEST_COMPARE (tst_ho_reg (&m->__data.__spins), (unsigned int) pid);
 
@@ -137,7 +122,7 @@ check_requester_death (bool robust, bool reap)
   if (!kernel)
     TEST_COMPARE (tst_ho_reg (&m->__data.__spins), 0);
   if (!reap)
-    wait_killed (pid, true);
+    tst_ho_kill_child (pid, true);
 
   /* A new process gets the mutex.  */
   tst_ho_check_exit (fork_locker (-1));
@@ -182,8 +167,7 @@ check_death_with_waiter (bool robust)
   tst_ho_wait_registered (&m->__data.__spins, doomed, doomed, kernel);
   pid_t waiter = fork_locker (-1);
   tst_ho_wait_sleeping (waiter, waiter);
-  TEST_COMPARE (kill (doomed, SIGKILL), 0);
-  wait_killed (doomed, true);
+  tst_ho_kill_child (doomed, true);
 
   xpthread_mutex_unlock (m);
   tst_ho_check_exit (waiter);

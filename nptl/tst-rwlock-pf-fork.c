@@ -40,12 +40,8 @@
    be reached by a release in the child.  */
 
 #include <sched.h>
-#include <signal.h>
 #include <stdint.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
-#include <support/timespec.h>
-#include <support/xtime.h>
 #include <support/xunistd.h>
 #include "tst-rwlock-pf-common.h"
 #include "tst-tp-handoff.h"
@@ -69,10 +65,7 @@ handoff (void)
 static void
 lock_bounded (bool reader)
 {
-  struct timespec limit = timespec_add (xclock_now (CLOCK_REALTIME),
-					make_timespec (LOCK_LIMIT_S, 0));
-  int r = (reader ? pthread_rwlock_timedrdlock (l, &limit)
-	   : pthread_rwlock_timedwrlock (l, &limit));
+  int r = tst_ho_rwlock_timed (l, reader, LOCK_LIMIT_S);
   if (r != 0)
     FAIL_EXIT1 ("%s lock in %d: %s (role %#x, hand-off %#x, RIN %#x)",
 		reader ? "read" : "write", (int) gettid (), strerror (r),
@@ -140,7 +133,7 @@ fork_read_held (void)
       TEST_COMPARE (counter, 4U * CHILD_ITERS);
       TEST_COMPARE (violations, 0);
       pf_check_idle (l);
-      _exit (support_record_failure_is_failed () ? 1 : 0);
+      tst_ho_child_exit ();
     }
   /* The parent's read lock is its own.  */
   TEST_COMPARE (pthread_rwlock_trywrlock (l), EBUSY);
@@ -163,7 +156,7 @@ fork_writer (void)
       xpthread_rwlock_unlock (l);
       lock_bounded (true);
       xpthread_rwlock_unlock (l);
-      _exit (support_record_failure_is_failed () ? 1 : 0);
+      tst_ho_child_exit ();
     }
   return pid;
 }
@@ -187,10 +180,7 @@ writer_death (bool with_waiter)
       waiter = fork_writer ();
       tst_ho_wait_sleeping (waiter, waiter);
     }
-  TEST_COMPARE (kill (doomed, SIGKILL), 0);
-  int status;
-  xwaitpid (doomed, &status, 0);
-  TEST_VERIFY (WIFSIGNALED (status) && WTERMSIG (status) == SIGKILL);
+  tst_ho_kill_child (doomed, true);
   TEST_COMPARE (tst_ho_reg (handoff ()), (unsigned int) doomed);
 
   xpthread_rwlock_unlock (l);

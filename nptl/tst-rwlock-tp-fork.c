@@ -37,12 +37,8 @@
    forking thread's copy in the child does not have; the child's unlock
    is taken for a reader's and fails with EPERM.  */
 
-#include <signal.h>
 #include <stdint.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
-#include <support/timespec.h>
-#include <support/xtime.h>
 #include <support/xunistd.h>
 #include "tst-rwlock-tp-common.h"
 #include "tst-tp-handoff.h"
@@ -70,10 +66,7 @@ handoff (void)
 static void
 lock_bounded (bool reader)
 {
-  struct timespec limit = timespec_add (xclock_now (CLOCK_REALTIME),
-					make_timespec (LOCK_LIMIT_S, 0));
-  int r = (reader ? pthread_rwlock_timedrdlock (l, &limit)
-	   : pthread_rwlock_timedwrlock (l, &limit));
+  int r = tst_ho_rwlock_timed (l, reader, LOCK_LIMIT_S);
   if (r != 0)
     FAIL_EXIT1 ("%s lock in %d: %s (word %#x, hand-off %#x)",
 		reader ? "read" : "write", (int) gettid (), strerror (r),
@@ -141,18 +134,6 @@ child (pid_t stale)
   tst_tprw_check_idle (l);
 }
 
-static pid_t
-fork_and_check_child (pid_t stale)
-{
-  pid_t pid = xfork ();
-  if (pid == 0)
-    {
-      child (stale);
-      _exit (support_record_failure_is_failed () ? 1 : 0);
-    }
-  return pid;
-}
-
 /* Fork with L read-held by the forking thread, with a registered writer
    if WITH_WRITER.  */
 static void
@@ -167,7 +148,7 @@ fork_read_held (bool with_writer)
   pid_t tid = 0;
   if (with_writer)
     tid = tst_ho_start_requester (&t, writer, handoff (), kernel);
-  pid_t pid = fork_and_check_child (tid);
+  pid_t pid = tst_ho_fork_child (child, tid);
   if (with_writer)
     {
       unlock_to (tid);
@@ -182,12 +163,14 @@ fork_read_held (bool with_writer)
 
 /* A process-shared L is held by this process (for reading unless
    READER, the requester's side, is true) and a child process that
-   waits for it (as a reader if READER) registers and is killed.  */
+   waits for it (as a reader if READER) registers and is killed.  The
+   unlock comes after it was reaped if REAP, else while it is a zombie,
+   which the liveness check must see as dead too.  */
 static void
-requester_death (bool reader)
+requester_death (bool reader, bool reap)
 {
-  printf ("info: a %s requester process dies\n",
-	  reader ? "reader" : "writer");
+  printf ("info: a %s requester process dies, %s before the unlock\n",
+	  reader ? "reader" : "writer", reap ? "reaped" : "a zombie");
   l = shared_lock;
   tst_tprw_init (l, true);
   lock_bounded (!reader);
@@ -198,10 +181,7 @@ requester_death (bool reader)
       _exit (0);
     }
   tst_ho_wait_registered (handoff (), pid, pid, kernel);
-  TEST_COMPARE (kill (pid, SIGKILL), 0);
-  int status;
-  xwaitpid (pid, &status, 0);
-  TEST_VERIFY (WIFSIGNALED (status) && WTERMSIG (status) == SIGKILL);
+  tst_ho_kill_child (pid, reap);
   if (!kernel)
     TEST_COMPARE (tst_ho_reg (handoff ()) & TST_HO_TID_MASK,
 		  (unsigned int) pid);
@@ -210,6 +190,8 @@ requester_death (bool reader)
   TEST_COMPARE (tst_tprw_word (l) & ~TST_TPRW_WAITERS, 0);
   if (!kernel)
     TEST_COMPARE (tst_ho_reg (handoff ()), 0);
+  if (!reap)
+    tst_ho_kill_child (pid, true);
 
   /* A new process gets the lock, in both modes.  */
   pid = xfork ();
@@ -219,7 +201,7 @@ requester_death (bool reader)
       xpthread_rwlock_unlock (l);
       lock_bounded (true);
       xpthread_rwlock_unlock (l);
-      _exit (support_record_failure_is_failed () ? 1 : 0);
+      tst_ho_child_exit ();
     }
   tst_ho_check_exit (pid);
   tst_tprw_check_idle (l);
@@ -237,8 +219,11 @@ do_test (void)
 		       MAP_SHARED | MAP_ANONYMOUS, -1);
   fork_read_held (false);
   fork_read_held (true);
-  requester_death (false);
-  requester_death (true);
+  for (int reap = 0; reap < 2; reap++)
+    {
+      requester_death (false, reap);
+      requester_death (true, reap);
+    }
   xmunmap (shared_lock, sizeof (*shared_lock));
   return 0;
 }

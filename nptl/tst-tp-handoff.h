@@ -31,6 +31,7 @@
 #define TST_TP_HANDOFF_H 1
 
 #include <errno.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -42,7 +43,9 @@
 #include <sys/wait.h>
 #include <linux/futex.h>
 #include <support/check.h>
+#include <support/timespec.h>
 #include <support/xthread.h>
+#include <support/xtime.h>
 #include <support/xunistd.h>
 
 /* The operations whose presence gives the kernel path, from the
@@ -219,6 +222,55 @@ tst_ho_start_requester (pthread_t *t, void *(*fn) (void *),
   pid_t tid = tst_ho_requester_tid;
   tst_ho_wait_registered (handoff, 0, tid, kernel);
   return tid;
+}
+
+/* End a child process of the test: status 1 if a check failed, else 0.
+   The failure flag lives in memory the test shares with its children,
+   so a failure of the parent before the fork counts too.  */
+static inline void __attribute__ ((noreturn))
+tst_ho_child_exit (void)
+{
+  _exit (support_record_failure_is_failed () ? 1 : 0);
+}
+
+/* Fork a child process that runs FN (ARG) and then tst_ho_child_exit.
+   Returns its PID.  */
+static inline pid_t
+tst_ho_fork_child (void (*fn) (pid_t), pid_t arg)
+{
+  pid_t pid = xfork ();
+  if (pid == 0)
+    {
+      fn (arg);
+      tst_ho_child_exit ();
+    }
+  return pid;
+}
+
+/* Read-lock (READER) or write-lock L with a timeout of LIMIT_S seconds.
+   Returns the lock call's result.  */
+static inline int
+tst_ho_rwlock_timed (pthread_rwlock_t *l, bool reader, int limit_s)
+{
+  struct timespec limit = timespec_add (xclock_now (CLOCK_REALTIME),
+					make_timespec (limit_s, 0));
+  return (reader ? pthread_rwlock_timedrdlock (l, &limit)
+	  : pthread_rwlock_timedwrlock (l, &limit));
+}
+
+/* Kill the child process PID with SIGKILL and wait until it has died;
+   reap it if REAP, else leave it a zombie (killed, not yet waited for:
+   reap it later with tst_ho_kill_child (PID, true)).  */
+static inline void
+tst_ho_kill_child (pid_t pid, bool reap)
+{
+  /* Fails with ESRCH only once reaped; a zombie accepts the signal.  */
+  TEST_COMPARE (kill (pid, SIGKILL), 0);
+  siginfo_t info;
+  TEST_COMPARE (waitid (P_PID, pid, &info,
+			WEXITED | (reap ? 0 : WNOWAIT)), 0);
+  TEST_COMPARE (info.si_code, CLD_KILLED);
+  TEST_COMPARE (info.si_status, SIGKILL);
 }
 
 /* Reap the child process PID, which must have exited with status 0.  */
