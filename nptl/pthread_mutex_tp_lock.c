@@ -284,61 +284,15 @@ static int
 tp_lock_kernel (pthread_mutex_t *mutex, int kind, pid_t tid,
 		clockid_t clockid, const struct __timespec64 *abstime)
 {
-  unsigned int *word = tp_word (mutex);
-  int op = __lll_private_flag (TP_FUTEX_LOCK, tp_private (kind));
-
-  int err = tp_check_abstime (abstime);
-  if (err != 0)
-    return err;
-  if (abstime != NULL && clockid == CLOCK_REALTIME)
-    op |= FUTEX_CLOCK_REALTIME;
-
-  for (;;)
-    {
-      TP_STAT_INC (TP_STAT_KERNEL_LOCKS);
-      long int r = tp_futex_syscall (word, op, abstime);
-      if (r >= 0)
-	{
-	  /* Pairs with the release of the previous owner's unlock (U0 or
-	     FUTEX_UNLOCK); the kernel's cmpxchg is a full barrier.  */
-	  atomic_thread_fence_acquire ();
-	  if ((atomic_load_relaxed (word) & FUTEX_OWNER_DIED) != 0)
-	    {
-	      /* Keep OD set only while the TID is 0 (see the layout).
-		 Relaxed MO: we own the word; others only add W.  */
-	      atomic_fetch_and_relaxed (word, ~FUTEX_OWNER_DIED);
-	      return EOWNERDEAD;
-	    }
-	  return 0;
-	}
-      switch (-r)
-	{
-	case EINTR:
-	  continue;
-	case ETIMEDOUT:
-	  return ETIMEDOUT;
-	case EDEADLK:
-	  /* A normal mutex relocked by its owner: deadlock.  */
-	case ESRCH:
-	case EPERM:
-	  /* See "Kernel path" in tp-wait.h.  */
-	  return tp_block_until_timeout (clockid, abstime);
-	case ENOMEM:
-	  /* See "Kernel path" in tp-wait.h.  */
-	  err = tp_kernel_retry_pause (clockid, abstime);
-	  if (err != 0)
-	    return err;
-	  continue;
-	case ENOSYS:
-	  /* The kernel lost the operations (cannot happen after a
-	     successful probe, but be safe): use the user-space path.  */
-	  atomic_store_relaxed (&__pthread_mutex_tp_kernel, -1);
-	  return tp_lock_user (mutex, kind, tid, clockid, abstime);
-	default:
-	  /* EFAULT, EINVAL: not a mutex the kernel accepts.  */
-	  return EINVAL;
-	}
-    }
+  int r = tp_kernel_lock (tp_word (mutex),
+			  __lll_private_flag (TP_FUTEX_LOCK, tp_private (kind)),
+			  true, clockid, abstime);
+  if (r != ENOSYS)
+    return r;
+  /* The kernel lost the operations (cannot happen after a successful
+     probe, but be safe): use the user-space path.  */
+  atomic_store_relaxed (&__pthread_mutex_tp_kernel, -1);
+  return tp_lock_user (mutex, kind, tid, clockid, abstime);
 }
 
 /* T0 failed.  Returns 0 or EOWNERDEAD with the word owned by the caller,

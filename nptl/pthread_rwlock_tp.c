@@ -266,57 +266,20 @@ static int
 tprw_lock_kernel (pthread_rwlock_t *rwlock, bool reader, clockid_t clockid,
 		  const struct __timespec64 *abstime)
 {
-  unsigned int *word = TPRW_WORD (rwlock);
   int op = __lll_private_flag (reader ? TP_FUTEX_LOCK_SHARED : TP_FUTEX_LOCK,
 			       tprw_private (rwlock));
-  int err = tp_check_abstime (abstime);
-  if (err != 0)
-    return err;
-  if (abstime != NULL && clockid == CLOCK_REALTIME)
-    op |= FUTEX_CLOCK_REALTIME;
-
-  for (;;)
+  int r = tp_kernel_lock (TPRW_WORD (rwlock), op, !reader, clockid, abstime);
+  switch (r)
     {
-      TP_STAT_INC (TP_STAT_KERNEL_LOCKS);
-      long int r = tp_futex_syscall (word, op, abstime);
-      if (r >= 0)
-	{
-	  /* See the design comment: pairs with the previous owner's
-	     release.  */
-	  atomic_thread_fence_acquire ();
-	  if (!reader
-	      && (atomic_load_relaxed (word) & FUTEX_OWNER_DIED) != 0)
-	    /* A writer died holding the lock (undefined behaviour for a
-	       rwlock); the kernel gave us the word.  Drop the marker.
-	       Relaxed MO: we own the word.  */
-	    atomic_fetch_and_relaxed (word, ~FUTEX_OWNER_DIED);
-	  return 0;
-	}
-      switch (-r)
-	{
-	case EINTR:
-	  continue;
-	case ENOMEM:
-	  /* See "Kernel path" in tp-wait.h.  */
-	  err = tp_kernel_retry_pause (clockid, abstime);
-	  if (err != 0)
-	    return err;
-	  continue;
-	case ETIMEDOUT:
-	case EAGAIN:
-	  return -r;
-	case ENOSYS:
-	  atomic_store_relaxed (&tprw_kernel, -1);
-	  return 1;
-	case ESRCH:
-	case EPERM:
-	  /* See "Kernel path" in tp-wait.h.  */
-	  return tp_block_until_timeout (clockid, abstime);
-	default:
-	  /* EFAULT, EINVAL, EDEADLK (cannot happen: we checked
-	     __cur_writer).  */
-	  return EINVAL;
-	}
+    case EOWNERDEAD:
+      /* A writer died holding the lock (undefined behaviour for a
+	 rwlock); the kernel gave us the word.  */
+      return 0;
+    case ENOSYS:
+      atomic_store_relaxed (&tprw_kernel, -1);
+      return 1;
+    default:
+      return r;
     }
 }
 

@@ -395,6 +395,68 @@ tp_core_release (const struct tp_lock_ref *l)
     }
 }
 
+/* The kernel path's lock call: FUTEX_LOCK, or FUTEX_LOCK_SHARED, as OP
+   (with its private flag) on WORD, with the timeout ABSTIME on CLOCKID
+   (NULL for none), retried as "Kernel path" in tp-wait.h says.  Returns
+   0 with the word taken; EOWNERDEAD with the word taken exclusively
+   (EXCLUSIVE) from an owner that died, FUTEX_OWNER_DIED cleared; ENOSYS
+   if the kernel lacks the operation (the caller takes the user-space
+   path); EAGAIN from FUTEX_LOCK_SHARED with the reader count full;
+   ETIMEDOUT, EINVAL or EOVERFLOW from the timeout; or EINVAL for a word
+   the kernel does not accept (EFAULT, EINVAL).  */
+static inline int
+tp_kernel_lock (unsigned int *word, int op, bool exclusive,
+		clockid_t clockid, const struct __timespec64 *abstime)
+{
+  int err = tp_check_abstime (abstime);
+  if (err != 0)
+    return err;
+  if (abstime != NULL && clockid == CLOCK_REALTIME)
+    op |= FUTEX_CLOCK_REALTIME;
+
+  for (;;)
+    {
+      TP_STAT_INC (TP_STAT_KERNEL_LOCKS);
+      long int r = tp_futex_syscall (word, op, abstime);
+      if (r >= 0)
+	{
+	  /* Pairs with the release of the previous owner's unlock (its
+	     user-space release or FUTEX_UNLOCK); the kernel's cmpxchg is
+	     a full barrier.  */
+	  atomic_thread_fence_acquire ();
+	  if (!exclusive
+	      || (atomic_load_relaxed (word) & FUTEX_OWNER_DIED) == 0)
+	    return 0;
+	  /* Keep OD set only while the owner bits are 0 (see the word's
+	     layout).  Relaxed MO: we own the word; others only add W.  */
+	  atomic_fetch_and_relaxed (word, ~FUTEX_OWNER_DIED);
+	  return EOWNERDEAD;
+	}
+      switch (-r)
+	{
+	case EINTR:
+	  continue;
+	case ENOMEM:
+	  err = tp_kernel_retry_pause (clockid, abstime);
+	  if (err != 0)
+	    return err;
+	  continue;
+	case ETIMEDOUT:
+	case EAGAIN:
+	case ENOSYS:
+	  return -r;
+	case EDEADLK:
+	  /* A normal mutex relocked by its owner: deadlock.  (A writer
+	     cannot get it: the rwlock checks __cur_writer first.)  */
+	case ESRCH:
+	case EPERM:
+	  return tp_block_until_timeout (clockid, abstime);
+	default:
+	  return EINVAL;
+	}
+    }
+}
+
 /* The core's view of MUTEX, a TP mutex of kind KIND.  */
 static inline void
 tp_mutex_ref (struct tp_lock_ref *l, pthread_mutex_t *mutex, int kind)
