@@ -286,7 +286,7 @@ tp_lock_kernel (pthread_mutex_t *mutex, int kind, pid_t tid,
 {
   int r = tp_kernel_lock (tp_word (mutex),
 			  __lll_private_flag (TP_FUTEX_LOCK, tp_private (kind)),
-			  true, clockid, abstime);
+			  true, tid, clockid, abstime);
   if (r != ENOSYS)
     return r;
   /* The kernel lost the operations (cannot happen after a successful

@@ -263,12 +263,13 @@ tprw_lock_user (pthread_rwlock_t *rwlock, bool reader, pid_t tid,
    kernel turned out not to have the operations (the caller then takes
    the user-space path).  */
 static int
-tprw_lock_kernel (pthread_rwlock_t *rwlock, bool reader, clockid_t clockid,
-		  const struct __timespec64 *abstime)
+tprw_lock_kernel (pthread_rwlock_t *rwlock, bool reader, pid_t tid,
+		  clockid_t clockid, const struct __timespec64 *abstime)
 {
   int op = __lll_private_flag (reader ? TP_FUTEX_LOCK_SHARED : TP_FUTEX_LOCK,
 			       tprw_private (rwlock));
-  int r = tp_kernel_lock (TPRW_WORD (rwlock), op, !reader, clockid, abstime);
+  int r = tp_kernel_lock (TPRW_WORD (rwlock), op, !reader, tid, clockid,
+			  abstime);
   switch (r)
     {
     case EOWNERDEAD:
@@ -289,7 +290,7 @@ tprw_lock_slow (pthread_rwlock_t *rwlock, bool reader, pid_t tid,
 {
   if (tprw_use_kernel ())
     {
-      int r = tprw_lock_kernel (rwlock, reader, clockid, abstime);
+      int r = tprw_lock_kernel (rwlock, reader, tid, clockid, abstime);
       if (r != 1)
 	return r;
     }

@@ -63,6 +63,16 @@ waiter (void *arg)
   return NULL;
 }
 
+/* Unlock M, owned by another thread, after 100 ms.  */
+static void *
+unlocker (void *arg)
+{
+  struct timespec d = { 0, 100000000 };
+  nanosleep (&d, NULL);
+  xpthread_mutex_unlock (&m);
+  return NULL;
+}
+
 static void
 run (int type, int clk)
 {
@@ -94,6 +104,19 @@ run (int type, int clk)
       struct timespec ts = timespec_add (xclock_now (c),
 					 make_timespec (0, 50000000));
       TEST_COMPARE (timed (clk, &ts), ETIMEDOUT);
+
+      /* Unless another thread unlocks it, which a normal mutex allows:
+	 the relock then succeeds, well before its deadline (on the
+	 kernel path the owner looks at the word at growing intervals,
+	 at most 128 ms apart).  */
+      pthread_t t = xpthread_create (NULL, unlocker, NULL);
+      struct timespec start = xclock_now (c);
+      ts = timespec_add (start, make_timespec (60, 0));
+      TEST_COMPARE (timed (clk, &ts), 0);
+      struct timespec took = timespec_sub (xclock_now (c), start);
+      TEST_VERIFY (took.tv_sec < 10);
+      TEST_VERIFY (tst_tp_owned_by_self (&m));
+      xpthread_join (t);
       xpthread_mutex_unlock (&m);
     }
   xpthread_mutex_destroy (&m);

@@ -395,8 +395,8 @@ tp_core_release (const struct tp_lock_ref *l)
     }
 }
 
-/* The kernel path's lock call: FUTEX_LOCK, or FUTEX_LOCK_SHARED, as OP
-   (with its private flag) on WORD, with the timeout ABSTIME on CLOCKID
+/* The kernel path's lock call of TID: FUTEX_LOCK, or FUTEX_LOCK_SHARED,
+   as OP (with its private flag) on WORD, with the timeout ABSTIME on CLOCKID
    (NULL for none), retried as "Kernel path" in tp-wait.h says.  Returns
    0 with the word taken; EOWNERDEAD with the word taken exclusively
    (EXCLUSIVE) from an owner that died, FUTEX_OWNER_DIED cleared; ENOSYS
@@ -405,7 +405,7 @@ tp_core_release (const struct tp_lock_ref *l)
    ETIMEDOUT, EINVAL or EOVERFLOW from the timeout; or EINVAL for a word
    the kernel does not accept (EFAULT, EINVAL).  */
 static inline int
-tp_kernel_lock (unsigned int *word, int op, bool exclusive,
+tp_kernel_lock (unsigned int *word, int op, bool exclusive, pid_t tid,
 		clockid_t clockid, const struct __timespec64 *abstime)
 {
   int err = tp_check_abstime (abstime);
@@ -437,7 +437,7 @@ tp_kernel_lock (unsigned int *word, int op, bool exclusive,
 	case EINTR:
 	  continue;
 	case ENOMEM:
-	  err = tp_kernel_retry_pause (clockid, abstime);
+	  err = tp_kernel_pause (TP_KERNEL_RETRY_NS, clockid, abstime);
 	  if (err != 0)
 	    return err;
 	  continue;
@@ -446,8 +446,12 @@ tp_kernel_lock (unsigned int *word, int op, bool exclusive,
 	case ENOSYS:
 	  return -r;
 	case EDEADLK:
-	  /* A normal mutex relocked by its owner: deadlock.  (A writer
+	  /* A normal or adaptive mutex relocked by its owner.  (A writer
 	     cannot get it: the rwlock checks __cur_writer first.)  */
+	  err = tp_kernel_wait_unlock (word, tid, clockid, abstime);
+	  if (err != 0)
+	    return err;
+	  continue;
 	case ESRCH:
 	case EPERM:
 	  return tp_block_until_timeout (clockid, abstime);

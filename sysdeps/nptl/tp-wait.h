@@ -449,7 +449,17 @@ tp_announce_and_wait (unsigned int *word, unsigned int v, int private)
    in another PID namespace; EPERM for a word naming a kernel thread.
    The lock is then lost for good, and the caller blocks until its
    timeout (forever without one), as glibc does for a PI mutex in that
-   state; EDEADLK (a normal mutex relocked by its owner) likewise.  */
+   state.
+
+   FUTEX_LOCK answers EDEADLK when the word names the caller: a normal
+   or adaptive mutex relocked by its owner.  That deadlocks, as with the
+   default mutex, unless another thread unlocks the mutex, which glibc
+   allows for these kinds.  The kernel refuses that thread's
+   FUTEX_UNLOCK (the word does not name it) and it releases the word in
+   user space (tp_release_slow), which wakes nobody blocked outside
+   FUTEX_LOCK: so the relocking owner looks at the word at growing
+   intervals until it no longer names it, and calls FUTEX_LOCK again
+   (tp_kernel_wait_unlock).  */
 
 /* Block until ABSTIME on CLOCKID, forever if it is NULL.  Returns
    ETIMEDOUT, or EINVAL / EOVERFLOW for a bad timeout.  */
@@ -466,22 +476,25 @@ tp_block_until_timeout (clockid_t clockid, const struct __timespec64 *abstime)
     }
 }
 
-/* Pause of a lock call after ENOMEM, ns.  */
+/* Pause of a lock call after ENOMEM, and the first pause of an owner
+   that relocked its mutex, ns.  */
 #define TP_KERNEL_RETRY_NS	1000000
+/* The longest pause of an owner that relocked its mutex, ns: a
+   deadlocked thread wakes a few times a second.  */
+#define TP_RELOCK_PAUSE_MAX_NS	(128 * TP_KERNEL_RETRY_NS)
 
-/* FUTEX_LOCK or FUTEX_LOCK_SHARED failed with ENOMEM: sleep for
-   TP_KERNEL_RETRY_NS or until the caller's timeout (ABSTIME on
-   CLOCKID, NULL for none).  Returns 0 to retry, or the timeout's
-   ETIMEDOUT / EINVAL / EOVERFLOW.  */
+/* Sleep for PAUSE ns, or until the caller's timeout (ABSTIME on
+   CLOCKID, NULL for none) if that comes first.  Returns 0 to go on, or
+   the timeout's ETIMEDOUT / EINVAL / EOVERFLOW.  */
 static inline int
-tp_kernel_retry_pause (clockid_t clockid, const struct __timespec64 *abstime)
+tp_kernel_pause (int64_t pause, clockid_t clockid,
+		 const struct __timespec64 *abstime)
 {
-  int64_t until = tp_now_ns (CLOCK_MONOTONIC) + TP_KERNEL_RETRY_NS;
+  int64_t until = tp_now_ns (CLOCK_MONOTONIC) + pause;
   struct __timespec64 until_ts = { until / 1000000000, until % 1000000000 };
   const struct __timespec64 *ts = &until_ts;
   clockid_t ts_clock = CLOCK_MONOTONIC;
-  if (abstime != NULL
-      && tp_ns (abstime) - tp_now_ns (clockid) < TP_KERNEL_RETRY_NS)
+  if (abstime != NULL && tp_ns (abstime) - tp_now_ns (clockid) < pause)
     {
       ts = abstime;
       ts_clock = clockid;
@@ -491,6 +504,28 @@ tp_kernel_retry_pause (clockid_t clockid, const struct __timespec64 *abstime)
   if (ts == abstime && (err == ETIMEDOUT || err == EINVAL
 			|| err == EOVERFLOW))
     return err;
+  return 0;
+}
+
+/* FUTEX_LOCK answered EDEADLK: WORD names TID, the caller.  Wait until
+   it no longer does (see "Kernel path" above), pausing from
+   TP_KERNEL_RETRY_NS up to TP_RELOCK_PAUSE_MAX_NS between looks.
+   Returns 0 then, or ETIMEDOUT / EINVAL / EOVERFLOW from the caller's
+   timeout (ABSTIME on CLOCKID, NULL for none).  */
+static inline int
+tp_kernel_wait_unlock (unsigned int *word, pid_t tid, clockid_t clockid,
+		       const struct __timespec64 *abstime)
+{
+  int64_t pause = TP_KERNEL_RETRY_NS;
+  /* Relaxed MO: the FUTEX_LOCK that follows orders the lock.  */
+  while ((atomic_load_relaxed (word) & FUTEX_TID_MASK) == (unsigned int) tid)
+    {
+      int err = tp_kernel_pause (pause, clockid, abstime);
+      if (err != 0)
+	return err;
+      if (pause < TP_RELOCK_PAUSE_MAX_NS)
+	pause *= 2;
+    }
   return 0;
 }
 
