@@ -211,3 +211,11 @@ manifest_matches() {
     && diff "$tmp/manifest.suites" "$tmp/rules.suites"
 }
 check manifest manifest_matches
+
+# The benchmark report's help prints (argparse formats every help string
+# with %, so a literal % in one makes --help fail).
+bench_report_help() {
+  "${PYTHON3:-python3}" "$top/benchtests/scripts/lock_bench_report.py" --help \
+    | grep -q 'unlock sys %'
+}
+check bench-report-help bench_report_help

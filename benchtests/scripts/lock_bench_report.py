@@ -486,7 +486,10 @@ def main(argv):
     parser.add_argument('--columns', metavar='HEADING[,HEADING...]',
                         help='with --table, print only these columns '
                         '(their headings: %s)'
-                        % ', '.join(col[0] for col in COLUMNS))
+                        # argparse formats help strings with %: escape
+                        # the headings' own.
+                        % ', '.join(col[0] for col in COLUMNS).replace(
+                            '%', '%%'))
     parser.add_argument('--plot', metavar='FILE.png',
                         help='write a plot of the ratios against threads')
     parser.add_argument('--baseline', metavar='KIND[,KIND]', default='',
