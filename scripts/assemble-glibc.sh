@@ -21,6 +21,7 @@ overlay_dirs="nptl sysdeps benchtests"
 
 say() { echo "assemble-glibc: $*"; }
 die() { echo "assemble-glibc: error: $*" >&2; exit 1; }
+. "$top/scripts/glibc-tarball.sh"
 
 git_src() {
   git -C "$src" -c user.name="TPF build" -c user.email=tpf@localhost \
@@ -29,21 +30,7 @@ git_src() {
 
 # 1. Unpack.
 if [ ! -d "$src/.git" ]; then
-  [ -f "$GLIBC_TARBALL" ] \
-    || die "$GLIBC_TARBALL missing: install $GLIBC_DEB_PACKAGE=$GLIBC_DEB_VERSION (scripts/install-deps.sh)"
-  # The pinned version's tarball must match its checksum; a fallback
-  # version (the pinned one gone from the archive) has none to match.
-  read -r used pinstate <<EOF2
-$("$top/scripts/pin-used.sh" "$GLIBC_DEB_PACKAGE" "$GLIBC_DEB_VERSION")
-EOF2
-  if [ "$pinstate" = pinned ]; then
-    say "verifying $GLIBC_TARBALL"
-    echo "$GLIBC_TARBALL_SHA256  $GLIBC_TARBALL" | sha256sum -c --quiet - \
-      || die "checksum mismatch for $GLIBC_TARBALL (expected $GLIBC_DEB_PACKAGE $GLIBC_DEB_VERSION)"
-  else
-    say "WARNING: building on $GLIBC_DEB_PACKAGE $used, not the pinned $GLIBC_DEB_VERSION (no checksum to verify); the series must apply on it"
-    GLIBC_DEB_VERSION="$used (fallback from $GLIBC_DEB_VERSION)"
-  fi
+  glibc_tarball_check
   rm -rf "$src.tmp"
   mkdir -p "$src.tmp"
   say "unpacking into $src"

@@ -17,6 +17,7 @@ src=$work/src obj=$work/obj logs=$work/logs
 sum=$results/series.sum
 say() { echo "check-series: $*"; }
 die() { echo "check-series: error: $*" >&2; exit 1; }
+. "$top/scripts/glibc-tarball.sh"
 [ -f "$series/series" ] || die "no series in $series (make export-series)"
 [ -f "$headers/linux/futex.h" ] || die "no kernel headers in $headers (make kernel-headers)"
 
@@ -24,18 +25,8 @@ rm -rf "$work"
 mkdir -p "$src" "$obj" "$logs" "$results"
 start=$(date +%s)
 
+glibc_tarball_check
 say "unpacking $GLIBC_TARBALL"
-read -r used pinstate <<EOF2
-$("$top/scripts/pin-used.sh" "$GLIBC_DEB_PACKAGE" "$GLIBC_DEB_VERSION")
-EOF2
-if [ "$pinstate" = pinned ]; then
-  echo "$GLIBC_TARBALL_SHA256  $GLIBC_TARBALL" | sha256sum -c --quiet - \
-    || die "checksum mismatch for $GLIBC_TARBALL"
-else
-  say "WARNING: $GLIBC_DEB_PACKAGE $used, not the pinned $GLIBC_DEB_VERSION: no checksum to verify"
-  GLIBC_DEB_VERSION="$used (fallback from $GLIBC_DEB_VERSION)"
-  GLIBC_TARBALL_SHA256=$(sha256sum < "$GLIBC_TARBALL" | cut -d' ' -f1)
-fi
 {
   echo "series: $(wc -l < "$series/series") patches from $series"
   sed 's/^/series: /' "$series/SOURCE" 2>/dev/null || true

@@ -34,6 +34,7 @@ work=$top/build/series/tree
 
 say() { echo "export-series: $*"; }
 die() { echo "export-series: error: $*" >&2; exit 1; }
+. "$top/scripts/glibc-tarball.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -82,18 +83,7 @@ g() {
 }
 
 # ------------------------------------------------------------ the tree
-[ -f "$GLIBC_TARBALL" ] || die "$GLIBC_TARBALL missing: install $GLIBC_DEB_PACKAGE (scripts/install-deps.sh)"
-read -r used pinstate <<EOF2
-$("$top/scripts/pin-used.sh" "$GLIBC_DEB_PACKAGE" "$GLIBC_DEB_VERSION")
-EOF2
-if [ "$pinstate" = pinned ]; then
-  echo "$GLIBC_TARBALL_SHA256  $GLIBC_TARBALL" | sha256sum -c --quiet - \
-    || die "checksum mismatch for $GLIBC_TARBALL"
-else
-  say "WARNING: $GLIBC_DEB_PACKAGE $used, not the pinned $GLIBC_DEB_VERSION: no checksum to verify"
-  GLIBC_DEB_VERSION="$used (fallback from $GLIBC_DEB_VERSION)"
-  GLIBC_TARBALL_SHA256=$(sha256sum < "$GLIBC_TARBALL" | cut -d' ' -f1)
-fi
+glibc_tarball_check
 say "unpacking $GLIBC_TARBALL into $work"
 rm -rf "$work"
 mkdir -p "$work"
