@@ -34,8 +34,10 @@
      thread, goes round the loop once more without announcing itself
      (tp_backoff_sleep: a timed sleep on no lock word, so a delay
      without effects), provided hand-off is on, it is not the requester
-     and nobody is registered.  At most once per lock call: further
-     back-offs are the same step again.  NO_BACKOFF leaves it out: the
+     and nobody is registered.  Modelled once per lock call: the
+     further back-offs of B1 (while the word stays owned, until the
+     registration time) change nothing shared and are the same step
+     again.  NO_BACKOFF leaves it out: the
      3-thread liveness check needs that to stay within pan's depth bound
      (with it, 2*10^8 states at depth 4*10^6 and still going); back-off
      is in the safety, death and 2-thread liveness checks.

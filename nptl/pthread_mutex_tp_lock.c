@@ -168,7 +168,10 @@
    cores, a spinner also takes a core from a thread that could run.
    S1  At most one thread spins on a lock: it claims TP_HANDOFF_SPINNER
        in the hand-off word first (tp_spin_claim); others go straight to
-       sleep.
+       sleep.  Nobody spins while W is set: waiters sleep announced, so
+       more threads want the lock than run, and a spinner would take a
+       core from the owner (or from the thread a wake-up makes runnable)
+       and steal the lock in the window of the owner's waking release.
    S2  The spinner stops as soon as the lock changed hands under it, or
        came free and was taken again: the lock is busy where threads
        run, and competing for it would move it at every release.
@@ -193,9 +196,13 @@
        on no lock word (tp_backoff_sleep), starting at 1/128 of the
        hand-off threshold and doubling up to 1/4 of it, without setting
        W, so the owner's releases meanwhile stay on the fast path (U0).
-       Then it looks again and announces itself (T3) if the lock is
-       still owned.  This replaces the convoy in which every release
-       woke a waiter that went back to sleep at once.
+       Then it looks again: it takes a free word (T2), and backs off
+       again, twice as long, while the lock is owned, until its
+       registration time (I7), when it announces itself (T3).  This
+       replaces the convoy in which every release woke a waiter that
+       went back to sleep at once; announcing after each back-off
+       instead cost the owner a wake-up per back-off of every waiter,
+       which with more threads than cores was most of its time.
    B2  Back-off never delays hand-off: its sleeps end at the waiter's
        registration time (I7); the registered requester never backs off
        (it keeps W set, I3); and no waiter backs off while a
@@ -204,7 +211,13 @@
    B3  A waiter in back-off is in no futex queue of the word, so I2 is
        untouched; the announced sleepers that U1 left with W clear are
        bounded by their registration time (I7), after which they set W
-       (T3) and register.
+       (T3) and register.  A free word that no release announces to
+       anyone is found by the first back-off that ends (at most a
+       quarter of the threshold later).
+   B4  A waiter that finds the registration held by another tries again
+       an eighth of the threshold later, not a whole threshold: the
+       longest waiters then take the registration in turn, and newer
+       waiters, whose registration time comes later, do not pass them.
    Together: a running owner keeps the lock for up to the hand-off
    threshold while the waiters sleep; then the longest waiter gets it by
    hand-off (G3).

@@ -296,8 +296,11 @@ tp_core_spin (const struct tp_lock_ref *l, pid_t tid)
   int grace = tp_spin_grace ();
 
   /* S1: one spinner per lock (the spinner bit lives in the hand-off
-     word, which 32-bit robust mutexes do not have).  */
-  if (budget <= 0 || !l->handoff_enabled || !tp_spin_claim (handoff))
+     word, which 32-bit robust mutexes do not have), and none while
+     waiters sleep announced: more threads want the lock than run.  */
+  if (budget <= 0 || !l->handoff_enabled
+      || (atomic_load_relaxed (word) & FUTEX_WAITERS) != 0
+      || !tp_spin_claim (handoff))
     return -1;
   int spins = budget;
 

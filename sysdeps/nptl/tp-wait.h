@@ -263,8 +263,8 @@ tp_handoff_wait_plan (struct tp_handoff_wait *w, unsigned int *handoff,
 	  w->requester = true;
 	  return false;
 	}
-      /* Someone else is being served; try again later.  */
-      w->register_at = now + w->threshold;
+      /* Someone else is being served: try again soon (B4).  */
+      w->register_at = now + (w->threshold >> 3);
     }
 
   if (abstime != NULL)
@@ -283,14 +283,15 @@ tp_handoff_wait_plan (struct tp_handoff_wait *w, unsigned int *handoff,
 }
 
 /* Back-off of a waiter that a release woke but that finds the lock
-   owned again (B1..B3 of the TP mutex's design comment).  */
+   owned again (B1..B4 of the TP mutex's design comment).  */
 struct tp_backoff
 {
   /* Length of the next unannounced sleep, ns, and its upper bound.  */
   int64_t delay;
   int64_t max;
-  /* Whether the waiter's last sleep on the lock word ended in a
-     wake-up.  */
+  /* Whether the waiter is backing off: its last sleep on the lock word
+     ended in a wake-up, and no back-off since reached its registration
+     time.  */
   bool woken;
 };
 
@@ -332,10 +333,14 @@ tp_backoff_sleep (struct tp_backoff *b, const struct tp_handoff_wait *w,
 {
   int64_t now = tp_now_ns (CLOCK_MONOTONIC);
   int64_t until = now + b->delay;
-  if (until > w->register_at)
-    until = w->register_at;
+  /* Stay in back-off while the lock is owned whenever we look, up to
+     the registration time (B1): the last sleep ends there.  */
+  if (until >= w->register_at)
+    {
+      until = w->register_at;
+      b->woken = false;
+    }
   b->delay = b->delay * 2 < b->max ? b->delay * 2 : b->max;
-  b->woken = false;
 
   const struct __timespec64 *ts = abstime;
   clockid_t ts_clock = clockid;
