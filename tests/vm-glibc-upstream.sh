@@ -26,8 +26,9 @@ set -eu
 #   tst-mutexpi*, tst-robustpi*, tst-mutexpp*: priority-inheritance and
 #     -protection mutexes have an explicit protocol, which the tunable
 #     does not override: they would run the stock code again;
-#   tst-cancel4, tst-cancel4_1, tst-cancel4_2, tst-cancelx4: cancellation
-#     of socket calls: the VM's kernel has no networking;
+#   tst-cancel4, tst-cancel4_1, tst-cancel4_2, tst-cancelx4, and
+#     tst-cancel5, tst-cancelx5 (tst-cancel4 linked in reverse order):
+#     cancellation of socket calls: the VM's kernel has no networking;
 #   tst-cancel7, tst-cancelx7: need the command line glibc's Makefile
 #     passes (--command, the test program run through a shell);
 #   tst-cancel16, tst-cancel17, tst-cancelx16, tst-cancelx17: POSIX
@@ -38,7 +39,7 @@ set -eu
 #     Makefiles do not build as tests;
 #   tst-rwlock16, tst-rwlock19: fail by design with a non-default rwlock
 #     kind (tests/rwlock-kind-failures.txt).
-left_out='^tst-cancel-self-cleanup$|^tst-cancelx1$|^tst-rwlock1[69]$|^tst-(mutex-tp|rwlock-pf|rwlock-tp)-|-time64$|^tst-cancel4-common$|^tst-(mutexpi|robustpi|mutexpp)|^tst-cancelx?4(_[12])?$|^tst-cancelx?7$|^tst-cancelx?1[67]$|^tst-cancel24'
+left_out='^tst-cancel-self-cleanup$|^tst-cancelx1$|^tst-rwlock1[69]$|^tst-(mutex-tp|rwlock-pf|rwlock-tp)-|-time64$|^tst-cancel4-common$|^tst-(mutexpi|robustpi|mutexpp)|^tst-cancelx?4(_[12])?$|^tst-cancelx?5$|^tst-cancelx?7$|^tst-cancelx?1[67]$|^tst-cancel24'
 
 # Emulation with a KASAN kernel: scale glibc's timeouts.
 timeoutfactor=10
