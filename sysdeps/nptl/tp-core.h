@@ -297,7 +297,9 @@ tp_core_spin (const struct tp_lock_ref *l, pid_t tid)
 
   /* S1: one spinner per lock (the spinner bit lives in the hand-off
      word, which 32-bit robust mutexes do not have), and none while
-     waiters sleep announced: more threads want the lock than run.  */
+     waiters sleep announced: more threads want the lock than run.
+     Relaxed MO: W is only a hint here; a stale value makes us spin or
+     sleep, and either path re-reads the word before acting on it.  */
   if (budget <= 0 || !l->handoff_enabled
       || (atomic_load_relaxed (word) & FUTEX_WAITERS) != 0
       || !tp_spin_claim (handoff))
