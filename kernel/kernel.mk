@@ -122,7 +122,7 @@ vm-check-kernel: kernel-checkpatch $(KERNEL_VMDIR)/tests-kernel.list
 		'$(KERNEL_VMDIR)/check-kernel.cpio.gz' '$(KERNEL_VMDIR)/tests-kernel.list' \
 		'$(BUILD)/results/vm-check-kernel.log' '$(BUILD)/results/vm-check-kernel.sum' \
 		'$(VM_TIMEOUT)'; rc=$$?; \
-	python3 $(KERNEL_SCRIPTS)/lock-figures.py '$(BUILD)/results/vm-check-kernel.log' || true; \
+	$(PYTHON3) $(KERNEL_SCRIPTS)/lock-figures.py '$(BUILD)/results/vm-check-kernel.log' || true; \
 	exit $$rc
 
 # The range lock and psrwlock figures of the last vm-check.

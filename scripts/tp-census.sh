@@ -6,9 +6,11 @@
 # own nptl tests (programs in OBJDIR/nptl, the fork's tst-mutex-tp-*,
 # tst-rwlock-pf-* and tst-rwlock-tp-* left out) acquired a TP mutex, and
 # how many a phase-fair or TP rwlock, out of those that acquired a
-# mutex or an rwlock at all.  Print the two counts, and write them and
-# the names of the tests that acquired a lock but not one of the new
-# kinds to OUT.  Exit 1 if CENSUS is missing or empty.
+# mutex or an rwlock at all, and how many of the others acquired only
+# priority-inheritance or -protection mutexes (which cannot be TP).
+# Print the counts, and write them and the names of the tests that
+# acquired a lock but not one of the new kinds to OUT, in groups by
+# reason.  Exit 1 if CENSUS is missing or empty.
 
 set -eu
 census=$1 objdir=$2 out=$3
@@ -33,23 +35,36 @@ tests_with () {
 
 mutex=$(tests_with mutex)
 mutex_tp=$(tests_with mutex-tp)
+mutex_plain=$(tests_with mutex-plain)
 rwlock=$(tests_with rwlock)
 rwlock_new=$( (tests_with rwlock-pf; tests_with rwlock-tp) | LC_ALL=C sort -u)
 
 count () { if [ -z "$1" ]; then echo 0; else printf '%s\n' "$1" | wc -l; fi; }
 
-line1="TP coverage: $(count "$mutex_tp") of $(count "$mutex") upstream nptl tests that acquire a mutex took a TP mutex"
-line2="TP coverage: $(count "$rwlock_new") of $(count "$rwlock") upstream nptl tests that acquire an rwlock took a phase-fair or TP rwlock"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf '%s\n' "$mutex_tp" > "$tmp/mutex-tp"
+printf '%s\n' "$mutex_plain" > "$tmp/mutex-plain"
 printf '%s\n' "$rwlock_new" > "$tmp/rwlock-new"
+# The tests that acquired a mutex but never a TP one: those that
+# acquired a mutex the tunable could have made TP, and those whose
+# mutexes all had priority inheritance or protection.
+printf '%s\n' "$mutex" | LC_ALL=C comm -23 - "$tmp/mutex-tp" | sed '/^$/d' \
+  > "$tmp/mutex-missed"
+LC_ALL=C comm -12 "$tmp/mutex-missed" "$tmp/mutex-plain" > "$tmp/missed-plain"
+LC_ALL=C comm -23 "$tmp/mutex-missed" "$tmp/mutex-plain" > "$tmp/missed-pi"
+
+line1="TP coverage: $(count "$mutex_tp") of $(count "$mutex") upstream nptl tests that acquire a mutex took a TP mutex; $(wc -l < "$tmp/missed-pi") of the others acquire only priority-inheritance or -protection mutexes, which cannot be TP"
+line2="TP coverage: $(count "$rwlock_new") of $(count "$rwlock") upstream nptl tests that acquire an rwlock took a phase-fair or TP rwlock"
 {
   echo "$line1"
   echo "$line2"
-  echo "# acquired a mutex, never a TP one:"
-  printf '%s\n' "$mutex" | LC_ALL=C comm -23 - "$tmp/mutex-tp" | sed '/^$/d'
-  echo "# acquired an rwlock, never a phase-fair or TP one:"
+  echo "# acquired a mutex that could have been TP, never a TP one:"
+  cat "$tmp/missed-plain"
+  echo "# acquired only priority-inheritance or -protection mutexes:"
+  cat "$tmp/missed-pi"
+  echo "# acquired an rwlock, never a phase-fair or TP one (the kind was"
+  echo "# chosen by an attribute or initializer, or the tunable overridden):"
   printf '%s\n' "$rwlock" | LC_ALL=C comm -23 - "$tmp/rwlock-new" | sed '/^$/d'
 } > "$out"
 echo "$line1"

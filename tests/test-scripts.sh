@@ -31,6 +31,7 @@
 #                         TP futex operation number (scripts/check-tp-abi.sh)
 #   tp-abi-literal        tests that write one out (a #define to 65, a
 #                         probe call with 67) fail that check
+#   tp-census             the TP coverage counts and the misses by reason
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -219,3 +220,23 @@ bench_report_help() {
     | grep -q 'unlock sys %'
 }
 check bench-report-help bench_report_help
+
+# The TP census counts per test, leaves out the fork's own tests and
+# sorts the misses by reason (scripts/tp-census.sh).
+tp_census() {
+  c=$tmp/census.log
+  printf '/o/nptl/%s\n' 'tst-a mutex' 'tst-a mutex-tp' 'tst-a mutex-plain' \
+    'tst-b mutex' 'tst-b mutex-plain' 'tst-c mutex' 'tst-c mutex' \
+    'tst-mutex-tp-x mutex' 'tst-d rwlock' 'tst-d rwlock-tp' 'tst-e rwlock' \
+    > "$c"
+  "$top/scripts/tp-census.sh" "$c" /o "$tmp/coverage.txt" > /dev/null \
+    && printf '%s\n' \
+      'TP coverage: 1 of 3 upstream nptl tests that acquire a mutex took a TP mutex; 1 of the others acquire only priority-inheritance or -protection mutexes, which cannot be TP' \
+      'TP coverage: 1 of 2 upstream nptl tests that acquire an rwlock took a phase-fair or TP rwlock' \
+      '# acquired a mutex that could have been TP, never a TP one:' 'tst-b' \
+      '# acquired only priority-inheritance or -protection mutexes:' 'tst-c' \
+      '# acquired an rwlock, never a phase-fair or TP one (the kind was' \
+      '# chosen by an attribute or initializer, or the tunable overridden):' \
+      'tst-e' | diff - "$tmp/coverage.txt"
+}
+check tp-census tp_census

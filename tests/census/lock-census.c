@@ -25,6 +25,9 @@
      mutex-tp    a TP mutex (__kind has the TP bit once acquired: a
                  statically initialized mutex adopts it at its first
                  lock)
+     mutex-plain a mutex that is neither TP nor priority-inheritance or
+                 -protection (which cannot be TP): one the tunable
+                 could have made TP
      rwlock      any rwlock
      rwlock-pf   a phase-fair rwlock (__flags 3 once acquired)
      rwlock-tp   a TP rwlock (__flags 4)
@@ -46,18 +49,22 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The TP bit of a mutex's __kind, and the rwlock kinds (the fork's
-   <pthread.h>; the values are fixed by its ABI).  */
+/* The TP bit of a mutex's __kind, its priority-inheritance and
+   -protection bits, and the rwlock kinds (the fork's <pthread.h> and
+   glibc's ABI fix the values).  */
 #define CENSUS_MUTEX_TP 8
+#define CENSUS_MUTEX_PI_PP (32 | 64)
 #define CENSUS_RWLOCK_PF 3
 #define CENSUS_RWLOCK_TP 4
 
 enum census_class
 {
-  c_mutex, c_mutex_tp, c_rwlock, c_rwlock_pf, c_rwlock_tp, c_count
+  c_mutex, c_mutex_tp, c_mutex_plain, c_rwlock, c_rwlock_pf, c_rwlock_tp,
+  c_count
 };
 static const char *const class_names[c_count] =
-  { "mutex", "mutex-tp", "rwlock", "rwlock-pf", "rwlock-tp" };
+  { "mutex", "mutex-tp", "mutex-plain", "rwlock", "rwlock-pf",
+    "rwlock-tp" };
 
 /* Set once per class and process; a race writes the line twice at
    worst, which the counting (unique lines) absorbs.  */
@@ -92,9 +99,11 @@ static void
 note_mutex (pthread_mutex_t *m)
 {
   note (c_mutex);
-  if (__atomic_load_n (&m->__data.__kind, __ATOMIC_RELAXED)
-      & CENSUS_MUTEX_TP)
+  int kind = __atomic_load_n (&m->__data.__kind, __ATOMIC_RELAXED);
+  if (kind & CENSUS_MUTEX_TP)
     note (c_mutex_tp);
+  else if (!(kind & CENSUS_MUTEX_PI_PP))
+    note (c_mutex_plain);
 }
 
 static void
@@ -190,14 +199,19 @@ pthread_mutex_clocklock (pthread_mutex_t *m, clockid_t c,
   return r;
 }
 
-/* The condition variable's wait relocks the mutex before it returns,
-   whatever it returns (but for cancellation, which does not return).  */
+/* The condition variable's wait relocks the mutex before it returns
+   (cancellation does not return), but for EINVAL: the wait checks its
+   arguments (timeout, clock) before it releases the mutex, and returns
+   EINVAL without having touched it.  */
+#define COND_WAIT_RELOCKED(r) ((r) != EINVAL)
+
 int
 pthread_cond_wait (pthread_cond_t *c, pthread_mutex_t *m)
 {
   REAL (pthread_cond_wait);
   int r = real (c, m);
-  note_mutex (m);
+  if (COND_WAIT_RELOCKED (r))
+    note_mutex (m);
   return r;
 }
 
@@ -207,7 +221,8 @@ pthread_cond_timedwait (pthread_cond_t *c, pthread_mutex_t *m,
 {
   REAL (pthread_cond_timedwait);
   int r = real (c, m, t);
-  note_mutex (m);
+  if (COND_WAIT_RELOCKED (r))
+    note_mutex (m);
   return r;
 }
 
@@ -217,7 +232,8 @@ pthread_cond_clockwait (pthread_cond_t *c, pthread_mutex_t *m, clockid_t k,
 {
   REAL (pthread_cond_clockwait);
   int r = real (c, m, k, t);
-  note_mutex (m);
+  if (COND_WAIT_RELOCKED (r))
+    note_mutex (m);
   return r;
 }
 
