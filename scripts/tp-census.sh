@@ -1,5 +1,5 @@
 #!/bin/sh
-# Usage: scripts/tp-census.sh CENSUS OBJDIR OUT
+# Usage: scripts/tp-census.sh [--rwlocks] CENSUS OBJDIR OUT
 #
 # Count, from the lines tests/census/lock-census.so appended to CENSUS
 # during a run of glibc's tests ("PROGRAM CLASS"), how many of glibc's
@@ -10,9 +10,15 @@
 # priority-inheritance or -protection mutexes (which cannot be TP).
 # Print the counts, and write them and the names of the tests that
 # acquired a lock but not one of the new kinds to OUT, in groups by
-# reason.  Exit 1 if CENSUS is missing or empty.
+# reason.  With --rwlocks, only the rwlock count and list (for a run
+# whose tunables reach no mutex).  Exit 1 if CENSUS is missing or empty.
 
 set -eu
+rwlocks_only=no
+if [ "$1" = --rwlocks ]; then
+  rwlocks_only=yes
+  shift
+fi
 census=$1 objdir=$2 out=$3
 
 if [ ! -s "$census" ]; then
@@ -57,15 +63,18 @@ LC_ALL=C comm -23 "$tmp/mutex-missed" "$tmp/mutex-plain" > "$tmp/missed-pi"
 line1="TP coverage: $(count "$mutex_tp") of $(count "$mutex") upstream nptl tests that acquire a mutex took a TP mutex; $(wc -l < "$tmp/missed-pi") of the others acquire only priority-inheritance or -protection mutexes, which cannot be TP"
 line2="TP coverage: $(count "$rwlock_new") of $(count "$rwlock") upstream nptl tests that acquire an rwlock took a phase-fair or TP rwlock"
 {
-  echo "$line1"
+  if [ "$rwlocks_only" = no ]; then
+    echo "$line1"
+  fi
   echo "$line2"
-  echo "# acquired a mutex that could have been TP, never a TP one:"
-  cat "$tmp/missed-plain"
-  echo "# acquired only priority-inheritance or -protection mutexes:"
-  cat "$tmp/missed-pi"
+  if [ "$rwlocks_only" = no ]; then
+    echo "# acquired a mutex that could have been TP, never a TP one:"
+    cat "$tmp/missed-plain"
+    echo "# acquired only priority-inheritance or -protection mutexes:"
+    cat "$tmp/missed-pi"
+  fi
   echo "# acquired an rwlock, never a phase-fair or TP one (the kind was"
   echo "# chosen by an attribute or initializer, or the tunable overridden):"
   printf '%s\n' "$rwlock" | LC_ALL=C comm -23 - "$tmp/rwlock-new" | sed '/^$/d'
 } > "$out"
-echo "$line1"
-echo "$line2"
+sed -n '/^TP coverage/p' "$out"
