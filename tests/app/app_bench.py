@@ -33,7 +33,9 @@ programs:
             a fixed time: events per second;
   memcached -t 4 (the server on the fork's libc) under memcaslap (the
             client on Debian's libc) on loopback, for a fixed time:
-            operations per second.
+            operations per second, and the server's context switches
+            per operation (voluntary and involuntary, all its threads):
+            where its time goes besides the locks.
 
 The machines are shared and their figures move by 2x, so each benchmark
 is measured in --rounds rounds; a round runs the two configurations one
@@ -103,6 +105,14 @@ class Runner:
                              % (' '.join(argv), proc.returncode,
                                 text[-2000:]))
         return text if keep_output else None
+
+
+def figures(bench):
+    """The figures BENCH.measure gives, as (name, unit,
+    higher_is_better): a benchmark with more than the one its name
+    says lists them in `figures' and returns a tuple."""
+    return getattr(bench, 'figures',
+                   [(bench.name, bench.unit, bench.higher_is_better)])
 
 
 def parse_number(pattern, text, what):
@@ -181,11 +191,15 @@ def free_port():
 
 
 class Memcached:
-    """memcaslap's operations per second against memcached -t 4."""
+    """memcaslap's operations per second against memcached -t 4, and
+    the server's context switches per operation."""
     unit = 'ops/s'
     higher_is_better = True
     name = ('memcached -t 4, memcaslap -T 2 -c 32 -t %ds on loopback'
             % FIXED_TIME)
+    figures = [(name, unit, higher_is_better),
+               ('memcached server, context switches per operation',
+                'ctxsw/op', False)]
 
     def measure(self, runner, config):
         port = free_port()
@@ -202,6 +216,8 @@ class Memcached:
                                   start_new_session=True)
         try:
             self.wait_listening(server, port)
+            pids = self.server_pids(server.pid)
+            switches = self.context_switches(pids)
             # The client runs on Debian's libc: only the server changes.
             client = subprocess.run(
                 ['memcaslap', '-s', '127.0.0.1:%d' % port, '-T', '2',
@@ -212,13 +228,52 @@ class Memcached:
             if client.returncode != 0:
                 raise BenchError('memcaslap exited with status %d:\n%s'
                                  % (client.returncode, text[-2000:]))
-            return parse_number(r'^Run time: .* TPS: ([0-9]+)', text, 'TPS')
+            switches = self.context_switches(pids) - switches
+            ops = parse_number(r'^Run time: .* Ops: ([0-9]+)', text, 'Ops')
+            return (parse_number(r'^Run time: .* TPS: ([0-9]+)', text, 'TPS'),
+                    switches / max(ops, 1))
         finally:
             try:
                 os.killpg(server.pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass
             server.wait(timeout=30)
+
+    @staticmethod
+    def server_pids(session):
+        """The processes of process group SESSION: the server (run
+        through the fork's ld.so) and the shell that started it, which
+        waits meanwhile."""
+        pids = []
+        for pid in filter(str.isdigit, os.listdir('/proc')):
+            try:
+                with open('/proc/%s/stat' % pid) as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            # pid (comm) state ppid pgrp ...: comm may hold blanks.
+            if int(stat[stat.rindex(')') + 2:].split()[2]) == session:
+                pids.append(pid)
+        if not pids:
+            raise BenchError('no process in group %d' % session)
+        return pids
+
+    @staticmethod
+    def context_switches(pids):
+        """The context switches of every thread of PIDS so far."""
+        total = 0
+        for pid in pids:
+            tasks = '/proc/%s/task' % pid
+            for tid in os.listdir(tasks):
+                try:
+                    with open('%s/%s/status' % (tasks, tid)) as f:
+                        for line in f:
+                            if line.startswith(('voluntary_ctxt_switches:',
+                                                'nonvoluntary_ctxt_switches:')):
+                                total += int(line.split()[1])
+                except FileNotFoundError:
+                    continue    # A thread that ended meanwhile.
+        return total
 
     @staticmethod
     def wait_listening(server, port):
@@ -251,16 +306,19 @@ def spread(values):
 
 def measure_all(runner, benches, rounds):
     """{bench name: {config: [value per round]}}, with progress lines."""
-    results = {b.name: {c: [] for c in CONFIGS} for b in benches}
+    results = {name: {c: [] for c in CONFIGS}
+               for b in benches for name, _, _ in figures(b)}
     for r in range(rounds):
         # Alternate which configuration goes first.
         order = CONFIGS[r % 2:] + CONFIGS[:r % 2]
         for bench in benches:
             line = []
             for config in order:
-                value = bench.measure(runner, config)
-                results[bench.name][config].append(value)
-                line.append('%s %.4g' % (config, value))
+                measured = bench.measure(runner, config)
+                values = measured if isinstance(measured, tuple) else (measured,)
+                for (name, _, _), value in zip(figures(bench), values):
+                    results[name][config].append(value)
+                line.append('%s %.4g' % (config, values[0]))
             print('app-bench: round %d/%d: %s: %s %s'
                   % (r + 1, rounds, bench.name, ', '.join(line), bench.unit),
                   flush=True)
@@ -271,14 +329,15 @@ def summarize(benches, results):
     """The report's records: per benchmark, the spread of each
     configuration and of the per-round speed-up of tp over stock."""
     records = []
-    for bench in benches:
-        values = results[bench.name]
-        if bench.higher_is_better:
+    for name, unit, higher_is_better in [f for b in benches
+                                         for f in figures(b)]:
+        values = results[name]
+        if higher_is_better:
             speedup = [t / s for t, s in zip(values['tp'], values['stock'])]
         else:
             speedup = [s / t for t, s in zip(values['tp'], values['stock'])]
-        records.append({'name': bench.name, 'unit': bench.unit,
-                        'higher_is_better': bench.higher_is_better,
+        records.append({'name': name, 'unit': unit,
+                        'higher_is_better': higher_is_better,
                         'stock': spread(values['stock']),
                         'tp': spread(values['tp']),
                         'speedup': spread(speedup)})
