@@ -41,8 +41,8 @@
    later field does) is Z, or X while it is being reaped (x before
    Linux 3.14).  If /proc cannot tell (not mounted, no descriptor left)
    the answer is no: the thread is then treated as alive, which may
-   leave the lock locked but never gives it to two owners.  Direct system calls, so that a lock
-   release never changes errno.  */
+   leave the lock locked but never gives it to two owners.  Direct
+   system calls, so that a lock release never changes errno.  */
 static bool
 tp_thread_unreaped (pid_t tid)
 {

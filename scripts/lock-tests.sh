@@ -10,8 +10,8 @@
 # pthread mutexes with default attributes.  A test's source is every
 # file named after it in nptl/ and sysdeps/ (C or C++) and the .c files
 # these include (found as the compiler finds them: beside the including
-# file or in nptl/, or else by name in nptl/ and sysdeps/).  A test with no source (a check on other output) is
-# not printed.
+# file or in nptl/, or else by name in nptl/ and sysdeps/).  A test
+# with no source (a check on other output) is not printed.
 
 set -eu
 objdir=$1

@@ -32,6 +32,8 @@
 #   tp-abi-literal        tests that write one out (a #define to 65, a
 #                         probe call with 67) fail that check
 #   tp-census             the TP coverage counts and the misses by reason
+#   rwlock-kind-override  the preload that runs glibc's rwlock tests on
+#                         the fork's kinds replaces the kind asked for
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -237,6 +239,36 @@ tp_census() {
       '# acquired only priority-inheritance or -protection mutexes:' 'tst-c' \
       '# acquired an rwlock, never a phase-fair or TP one (the kind was' \
       '# chosen by an attribute or initializer, or the tunable overridden):' \
-      'tst-e' | diff - "$tmp/coverage.txt"
+      'tst-e' | diff - "$tmp/coverage.txt" \
+    && "$top/scripts/tp-census.sh" --rwlocks "$c" /o "$tmp/rwlocks.txt" \
+       > /dev/null \
+    && printf '%s\n' \
+      'TP coverage: 1 of 2 upstream nptl tests that acquire an rwlock took a phase-fair or TP rwlock' \
+      '# acquired an rwlock, never a phase-fair or TP one (the kind was' \
+      '# chosen by an attribute or initializer, or the tunable overridden):' \
+      'tst-e' | diff - "$tmp/rwlocks.txt"
 }
 check tp-census tp_census
+
+# The rwlock kind override replaces the kind a program asks of
+# pthread_rwlockattr_setkind_np by TPF_RWLOCK_KIND's, and only a kind
+# (tests/census/rwlock-kind-override.c).  Run on the build machine's
+# libc, which does not know the fork's kinds: a call that asks for the
+# default kind fails with EINVAL once the preload has made it ask for
+# kind 3 or 4.
+rwlock_kind_override() {
+  o=$tmp/override
+  mkdir -p "$o"
+  printf '%s\n' '#include <pthread.h>' '#include <stdio.h>' \
+    'int main (void) { pthread_rwlockattr_t a; pthread_rwlockattr_init (&a);' \
+    '  printf ("%d\n", pthread_rwlockattr_setkind_np (&a, 0)); return 0; }' \
+    > "$o/setkind.c"
+  "${HOST_CC:-cc}" -o "$o/setkind" "$o/setkind.c" \
+    && "${HOST_CC:-cc}" -shared -fPIC -o "$o/override.so" \
+         "$top/tests/census/rwlock-kind-override.c" -ldl \
+    && [ "$(LD_PRELOAD=$o/override.so "$o/setkind")" = 0 ] \
+    && [ "$(LD_PRELOAD=$o/override.so TPF_RWLOCK_KIND=5 "$o/setkind")" = 0 ] \
+    && [ "$(LD_PRELOAD=$o/override.so TPF_RWLOCK_KIND=3 "$o/setkind")" = 22 ] \
+    && [ "$(LD_PRELOAD=$o/override.so TPF_RWLOCK_KIND=4 "$o/setkind")" = 22 ]
+}
+check rwlock-kind-override rwlock_kind_override

@@ -107,7 +107,7 @@ class Runner:
         return text if keep_output else None
 
 
-def figures(bench):
+def figures_of(bench):
     """The figures BENCH.measure gives, as (name, unit,
     higher_is_better): a benchmark with more than the one its name
     says lists them in `figures' and returns a tuple."""
@@ -305,9 +305,10 @@ def spread(values):
 
 
 def measure_all(runner, benches, rounds):
-    """{bench name: {config: [value per round]}}, with progress lines."""
+    """{figure name: {config: [value per round]}} (see figures_of), with
+    progress lines."""
     results = {name: {c: [] for c in CONFIGS}
-               for b in benches for name, _, _ in figures(b)}
+               for b in benches for name, _, _ in figures_of(b)}
     for r in range(rounds):
         # Alternate which configuration goes first.
         order = CONFIGS[r % 2:] + CONFIGS[:r % 2]
@@ -316,7 +317,7 @@ def measure_all(runner, benches, rounds):
             for config in order:
                 measured = bench.measure(runner, config)
                 values = measured if isinstance(measured, tuple) else (measured,)
-                for (name, _, _), value in zip(figures(bench), values):
+                for (name, _, _), value in zip(figures_of(bench), values):
                     results[name][config].append(value)
                 line.append('%s %.4g' % (config, values[0]))
             print('app-bench: round %d/%d: %s: %s %s'
@@ -330,7 +331,7 @@ def summarize(benches, results):
     configuration and of the per-round speed-up of tp over stock."""
     records = []
     for name, unit, higher_is_better in [f for b in benches
-                                         for f in figures(b)]:
+                                         for f in figures_of(b)]:
         values = results[name]
         if higher_is_better:
             speedup = [t / s for t, s in zip(values['tp'], values['stock'])]
