@@ -67,14 +67,14 @@
    Per run we keep, per thread: operation counts, a log-bucket histogram
    of the wait (clock_gettime (CLOCK_MONOTONIC) before and after the lock
    call; reads and writes apart), the voluntary context switches
-   (getrusage (RUSAGE_THREAD)), which stand in for futex sleeps, and for
-   the TP kinds the change of the slow-path counters of
-   __pthread_mutex_tp_stats across the thread's measured loop.  Those
-   counters are the calling thread's own (no shared cache line on the
-   lock paths); the run's figure is the sum over its threads.  The
-   histograms are fixed-size, so the memory does not grow with the
-   number of operations, and are merged after the threads have been
-   joined.  The second clock_gettime call runs while the lock is held and
+   (which stand in for futex sleeps) and the processor time
+   (getrusage (RUSAGE_THREAD)), and for the TP kinds the change of the
+   slow-path counters of __pthread_mutex_tp_stats across the thread's
+   measured loop.  Those counters are the calling thread's own (no
+   shared cache line on the lock paths); the run's figure is the sum
+   over its threads.  The histograms are fixed-size, so the memory does
+   not grow with the number of operations, and are merged after the
+   threads have been joined.  The second clock_gettime call runs while the lock is held and
    so lengthens every critical section by its cost (tens of ns);
    --no-wait-timing leaves both calls out, for throughput without that
    probe effect, and then no wait statistics are reported.
@@ -139,6 +139,13 @@
      lock_contention_ctxsw     per kind and workload: mean, min, max,
 			       timings of the voluntary context switches
 			       per operation; duration and iterations as
+			       above.
+     lock_contention_cpu       per kind and workload: mean, min, max,
+			       timings of the processors the threads
+			       kept busy (their user and system time,
+			       getrusage (RUSAGE_THREAD), over the run's
+			       wall-clock time; at most the number of
+			       processors); duration and iterations as
 			       above.
      lock_contention_slowpath  for kinds that count slow-path events
 			       (the TP mutex and TP rwlock), per kind,
@@ -581,6 +588,8 @@ struct worker
   /* The first failing lock or unlock call, if any.  */
   int lock_error;
   long nvcsw;
+  /* Processor time of the measured loop, user and system, ns.  */
+  uint64_t cpu_ns;
   /* The slow-path events of this thread's measured loop, for kinds that
      count them.  */
   struct slowpath slow;
@@ -705,6 +714,12 @@ one_op (struct worker *w, const struct lock_ops *ops, bool read)
   return true;
 }
 
+static uint64_t
+rusage_ns (const struct timeval *tv)
+{
+  return (uint64_t) tv->tv_sec * 1000000000 + (uint64_t) tv->tv_usec * 1000;
+}
+
 static void *
 worker_main (void *arg)
 {
@@ -735,6 +750,8 @@ worker_main (void *arg)
   clock_gettime (CLOCK_MONOTONIC, &w->end);
   getrusage (RUSAGE_THREAD, &ru1);
   w->nvcsw = ru1.ru_nvcsw - ru0.ru_nvcsw;
+  w->cpu_ns = (rusage_ns (&ru1.ru_utime) + rusage_ns (&ru1.ru_stime)
+	       - rusage_ns (&ru0.ru_utime) - rusage_ns (&ru0.ru_stime));
   if (kind->slowpath != NULL)
     {
       kind->slowpath (&w->slow);
@@ -791,6 +808,8 @@ struct result
   /* Population standard deviation of the per-thread operations.  */
   double thread_ops_stdev;
   uint64_t nvcsw;
+  /* Processor time of all threads, ns.  */
+  uint64_t cpu_ns;
   struct wait_stats wait[WAIT_CLASSES];
   /* Valid if the kind counts slow-path events: the sum over the
      threads.  */
@@ -913,6 +932,7 @@ summarize (struct result *r, unsigned int threads, const struct worker *w)
 	last = w[i].end;
       r->ops += ops;
       r->nvcsw += w[i].nvcsw;
+      r->cpu_ns += w[i].cpu_ns;
       if (ops < r->thread_ops_min)
 	r->thread_ops_min = ops;
       if (ops > r->thread_ops_max)
@@ -1069,6 +1089,15 @@ fig_ctxsw (const struct result *r, unsigned int arg)
 {
   (void) arg;
   return per_op (r, r->nvcsw);
+}
+
+/* Processors kept busy by the run's threads: their processor time over
+   the run's wall-clock time.  */
+static double
+fig_cpus_busy (const struct result *r, unsigned int arg)
+{
+  (void) arg;
+  return (double) r->cpu_ns / (double) r->elapsed_ns;
 }
 
 /* ARG is class * WAIT_STATS + statistic.  */
@@ -1297,6 +1326,15 @@ emit_json (FILE *fp, bool fragment, const struct cell *cells, size_t ncells,
       run_name (name, sizeof name, &cells[i]);
       emit_figure (&js, name, &cells[i], cell_elapsed_ns (&cells[i]),
 		   cell_ops (&cells[i]), "mean", fig_ctxsw, 0);
+    }
+  json_attr_object_end (&js);
+
+  json_attr_object_begin (&js, "lock_contention_cpu");
+  for (size_t i = 0; i < ncells; i++)
+    {
+      run_name (name, sizeof name, &cells[i]);
+      emit_figure (&js, name, &cells[i], cell_elapsed_ns (&cells[i]),
+		   cell_ops (&cells[i]), "mean", fig_cpus_busy, 0);
     }
   json_attr_object_end (&js);
 

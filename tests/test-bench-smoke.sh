@@ -87,6 +87,24 @@ ratios_ok() {
   && ratios_ok "$tmp/summary.txt"
 result interleaved-rounds-json $?
 
+# cpus_ok FILE: one thread that never waits keeps one processor busy,
+# no more (the figure is the threads' processor time over wall time).
+cpus_ok() {
+  "$python" -c '
+import json, sys
+cpus = json.load(open(sys.argv[1]))["functions"]["lock_contention_cpu"]
+bad = {name: v["mean"] for name, v in cpus.items()
+       if not 0.5 <= v["mean"] <= 1.1}
+sys.exit("processors busy out of [0.5, 1.1]: %s" % bad if bad else 0)' "$1"
+}
+
+"$objdir/testrun.sh" "$bench" --kinds mutex-normal,rwlock-default \
+  --threads 1 --cs short --lock-latency 0 --read-pct 50 --repeat 2 \
+  --warmup 0 --duration 0.2 --document --output "$tmp/cpus.json" \
+  2> "$tmp/cpus.log" \
+  && cpus_ok "$tmp/cpus.json"
+result cpus-busy-figure $?
+
 "$objdir/testrun.sh" "$fastpath" --document > "$tmp/fastpath.json" \
   && valid_json "$tmp/fastpath.json"
 result fastpath-json $?
