@@ -17,7 +17,13 @@
 #                   memcaslap on the fork's libc without and with
 #                   APP_BENCH_TUNABLES, in APP_BENCH_REPEAT (5)
 #                   interleaved rounds (tests/app/app_bench.py), about
-#                   3.5 minutes; build/bench/app-bench.{txt,json}.
+#                   3.5 minutes; build/bench/app-bench.{txt,json};
+#   app-lock-profile
+#                   memcached as in app-bench, 3 rounds under perf
+#                   record: the share of the server's processor time in
+#                   lock code, which bounds what any lock protocol can
+#                   gain there; build/bench/app-lock-profile.{txt,json}
+#                   (perf data in build/app-bench/perf), about 1 minute.
 # The programs of our own (tpf-stress, tpf-lockprobe.so) are built with
 # the host compiler against Debian's headers: to the fork's libc they are
 # ordinary unmodified binaries, which is the tunables' use case.
@@ -35,7 +41,7 @@ APP_BENCH_TUNABLES := glibc.pthread.mutex_protocol=3:glibc.pthread.rwlock_kind=4
 # A regular expression: only the app-bench benchmarks whose name matches.
 APP_BENCH_ONLY :=
 
-.PHONY: check-valgrind check-soak check-app soak app-bench \
+.PHONY: check-valgrind check-soak check-app soak app-bench app-lock-profile \
 	reliability-programs valgrind-tests
 
 $(TPF_STRESS): $(srcdir)/tests/soak/tpf-stress.c
@@ -82,3 +88,13 @@ app-bench: glibc
 	  --rounds $(APP_BENCH_REPEAT) --tunables $(APP_BENCH_TUNABLES) \
 	  $(if $(APP_BENCH_ONLY),--only '$(APP_BENCH_ONLY)') \
 	  --json $(BUILD)/bench/app-bench.json --table $(BUILD)/bench/app-bench.txt
+
+app-lock-profile: glibc
+	@mkdir -p $(BUILD)/bench
+	@echo "app-lock-profile: 3 rounds of memcached under perf record, without and with the tunables"
+	@PYTHON3=$(PYTHON3) $(PYTHON3) $(srcdir)/tests/app/app_bench.py \
+	  --objdir $(OBJ) --work $(BUILD)/app-bench \
+	  --rounds 3 --tunables $(APP_BENCH_TUNABLES) --only memcached \
+	  --lock-profile $(BUILD)/app-bench/perf \
+	  --json $(BUILD)/bench/app-lock-profile.json \
+	  --table $(BUILD)/bench/app-lock-profile.txt

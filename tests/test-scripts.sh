@@ -34,6 +34,9 @@
 #   tp-census             the TP coverage counts and the misses by reason
 #   rwlock-kind-override  the preload that runs glibc's rwlock tests on
 #                         the fork's kinds replaces the kind asked for
+#   app-lock-share        app_bench.py's share of lock code adds up the
+#                         libc lock functions and the futex system call
+#                         from perf report, and nothing else
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -272,3 +275,39 @@ rwlock_kind_override() {
     && [ "$(LD_PRELOAD=$o/override.so TPF_RWLOCK_KIND=4 "$o/setkind")" = 22 ]
 }
 check rwlock-kind-override rwlock_kind_override
+
+# app_bench.py --lock-profile: the share of lock code in a perf profile,
+# from a stand-in for perf that prints a report of each kind (self
+# percentages; with --children, percentages with callees first).
+app_lock_share() {
+  p=$tmp/fakeperf
+  mkdir -p "$p"
+  cat > "$p/perf" <<'PERF'
+#!/bin/sh
+case " $* " in
+  *" --children "*)
+    printf '%s\n' '# Children  Self  Shared Object  Symbol' \
+      '    42.10%     0.20%  [kernel.kallsyms]  [k] __schedule' \
+      '     1.50%     0.01%  [kernel.kallsyms]  [k] __x64_sys_futex' \
+      '     3.00%     3.00%  libc.so            [.] pthread_mutex_lock' ;;
+  *)
+    printf '%s\n' '# Overhead  Shared Object  Symbol' \
+      '    40.00%  [kernel.kallsyms]  [k] finish_task_switch.isra.0' \
+      '     3.00%  libc.so            [.] pthread_mutex_lock' \
+      '     1.25%  libc.so            [.] __pthread_mutex_tp_unlock' \
+      '     0.50%  libc.so            [.] __pthread_rwlock_pf_rdlock' \
+      '     0.25%  libc.so            [.] tp_lock_user' \
+      '     2.00%  libc.so            [.] __libc_sendmsg' \
+      '     1.00%  memcached          [.] mutex_helper' \
+      '     0.70%  [kernel.kallsyms]  [k] futex_wait' ;;
+esac
+PERF
+  chmod +x "$p/perf"
+  share=$(PATH=$p:$PATH "${PYTHON3:-python3}" -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+import app_bench
+print("%.2f" % app_bench.lock_share("data"))' "$top/tests/app") \
+    && [ "$share" = 6.50 ]
+}
+check app-lock-share app_lock_share

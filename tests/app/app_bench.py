@@ -35,7 +35,9 @@ programs:
             client on Debian's libc) on loopback, for a fixed time:
             operations per second, and the server's context switches
             per operation (voluntary and involuntary, all its threads):
-            where its time goes besides the locks.
+            where its time goes besides the locks; with --lock-profile,
+            also the share of the server's processor time spent in lock
+            code, from perf samples (see lock_share).
 
 The machines are shared and their figures move by 2x, so each benchmark
 is measured in --rounds rounds; a round runs the two configurations one
@@ -190,16 +192,66 @@ def free_port():
         return s.getsockname()[1]
 
 
+# The server's lock code: libc functions of the mutexes, rwlocks and
+# condition variables and of their futex calls (the fork's TP paths
+# included), and the kernel's futex system call with all it calls.
+LOCK_SYMBOL_RE = re.compile(r'mutex|rwlock|cond|lll_|(^|_)tp_|futex')
+
+
+def perf_report(data, children):
+    """perf report's lines for DATA: (percent, dso, symbol), the percent
+    with children (time in the function and what it calls) or
+    without."""
+    argv = ['perf', 'report', '-i', data, '--stdio', '-g', 'none',
+            '--percent-limit', '0', '--sort', 'dso,sym',
+            '--children' if children else '--no-children']
+    proc = subprocess.run(argv, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, check=False, text=True)
+    if proc.returncode != 0:
+        raise BenchError('perf report failed:\n%s' % proc.stderr[-2000:])
+    rows = []
+    for line in proc.stdout.splitlines():
+        # "  1.86%  libc.so  [.] sym" or, with children,
+        # "  0.10%  0.01%  [kernel.kallsyms]  [k] sym".
+        m = re.match(r'\s*([0-9.]+)%\s+(?:[0-9.]+%\s+)?(\S+)\s+\[.\]\s+(\S+)',
+                     line)
+        if m:
+            rows.append((float(m.group(1)), m.group(2), m.group(3)))
+    return rows
+
+
+def lock_share(data):
+    """Percent of the perf samples in DATA (a server's run) spent in lock
+    code: the libc lock functions themselves, and the futex system call
+    with everything under it.  An upper bound on what any lock protocol
+    could save: a lock that cost nothing would make the server at most
+    1 / (1 - share) times faster."""
+    user = sum(pct for pct, dso, sym in perf_report(data, False)
+               if dso.startswith('libc.so') and LOCK_SYMBOL_RE.search(sym))
+    kernel = sum(pct for pct, dso, sym in perf_report(data, True)
+                 if dso == '[kernel.kallsyms]' and sym == '__x64_sys_futex')
+    return user + kernel
+
+
 class Memcached:
-    """memcaslap's operations per second against memcached -t 4, and
-    the server's context switches per operation."""
+    """memcaslap's operations per second against memcached -t 4, the
+    server's context switches per operation and, if PROFILE_DIR is set,
+    the share of its processor time in lock code (perf record data
+    there)."""
     unit = 'ops/s'
     higher_is_better = True
     name = ('memcached -t 4, memcaslap -T 2 -c 32 -t %ds on loopback'
             % FIXED_TIME)
-    figures = [(name, unit, higher_is_better),
-               ('memcached server, context switches per operation',
-                'ctxsw/op', False)]
+
+    def __init__(self, profile_dir=None):
+        self.profile_dir = profile_dir
+        self.runs = 0
+        self.figures = [(self.name, self.unit, self.higher_is_better),
+                        ('memcached server, context switches per operation',
+                         'ctxsw/op', False)]
+        if profile_dir:
+            self.figures.append(('memcached server, processor time in '
+                                 'lock code', '%', False))
 
     def measure(self, runner, config):
         port = free_port()
@@ -218,26 +270,64 @@ class Memcached:
             self.wait_listening(server, port)
             pids = self.server_pids(server.pid)
             switches = self.context_switches(pids)
+            perf, data = self.start_perf(pids, config)
             # The client runs on Debian's libc: only the server changes.
             client = subprocess.run(
                 ['memcaslap', '-s', '127.0.0.1:%d' % port, '-T', '2',
                  '-c', '32', '-t', '%ds' % FIXED_TIME],
                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                 timeout=FIXED_TIME + 60, check=False)
+            self.stop_perf(perf)
             text = client.stdout.decode(errors='replace')
             if client.returncode != 0:
                 raise BenchError('memcaslap exited with status %d:\n%s'
                                  % (client.returncode, text[-2000:]))
             switches = self.context_switches(pids) - switches
             ops = parse_number(r'^Run time: .* Ops: ([0-9]+)', text, 'Ops')
-            return (parse_number(r'^Run time: .* TPS: ([0-9]+)', text, 'TPS'),
-                    switches / max(ops, 1))
+            figures = (parse_number(r'^Run time: .* TPS: ([0-9]+)', text,
+                                    'TPS'),
+                       switches / max(ops, 1))
+            if data is not None:
+                figures += (lock_share(data),)
+            return figures
         finally:
             try:
                 os.killpg(server.pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass
             server.wait(timeout=30)
+
+    def start_perf(self, pids, config):
+        """With a PROFILE_DIR: perf record of PIDS (call graphs), and
+        the file it writes; else (None, None)."""
+        if not self.profile_dir:
+            return None, None
+        self.runs += 1
+        data = os.path.join(self.profile_dir,
+                            'memcached-%s-%d.data' % (config, self.runs))
+        perf = subprocess.Popen(['perf', 'record', '-g', '-q', '-o', data,
+                                 '-p', ','.join(pids)],
+                                stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE)
+        # perf attaches within a few milliseconds; give it time before
+        # the load starts.
+        time.sleep(0.5)
+        if perf.poll() is not None:
+            raise BenchError('perf record exited with status %d:\n%s'
+                             % (perf.returncode,
+                                perf.stderr.read().decode(
+                                    errors='replace')[-2000:]))
+        return perf, data
+
+    @staticmethod
+    def stop_perf(perf):
+        if perf is None:
+            return
+        perf.send_signal(signal.SIGINT)
+        if perf.wait(timeout=60) not in (0, -signal.SIGINT):
+            raise BenchError('perf record failed:\n%s'
+                             % perf.stderr.read().decode(
+                                 errors='replace')[-2000:])
 
     @staticmethod
     def server_pids(session):
@@ -292,11 +382,11 @@ class Memcached:
         raise BenchError('memcached does not listen on port %d' % port)
 
 
-def benchmarks(corpus):
+def benchmarks(corpus, profile_dir):
     return ([Xz(corpus)]
             + [SysbenchMutex(m, t) for m in (1, 4096) for t in (2, 4, 8)]
             + [SysbenchMutex(1, t, contended=True) for t in (2, 4, 8)]
-            + [SysbenchThreads(8), Memcached()])
+            + [SysbenchThreads(8), Memcached(profile_dir)])
 
 
 def spread(values):
@@ -387,6 +477,10 @@ def main(argv):
                         '(default %(default)s)')
     parser.add_argument('--only', metavar='REGEX',
                         help='only the benchmarks whose name matches')
+    parser.add_argument('--lock-profile', metavar='DIR',
+                        help="profile the memcached server with perf "
+                        "(data in DIR) and report the share of its time "
+                        "in lock code")
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error('--rounds must be at least 1')
@@ -397,7 +491,9 @@ def main(argv):
         corpus = subprocess.run(['sh', run_app, 'corpus', args.work],
                                 stdout=subprocess.PIPE, check=True,
                                 text=True).stdout.strip()
-        benches = [b for b in benchmarks(corpus)
+        if args.lock_profile:
+            os.makedirs(args.lock_profile, exist_ok=True)
+        benches = [b for b in benchmarks(corpus, args.lock_profile)
                    if not args.only or re.search(args.only, b.name)]
         if not benches:
             raise BenchError('--only %s: no benchmark matches' % args.only)
