@@ -19,11 +19,12 @@
 #                   interleaved rounds (tests/app/app_bench.py), about
 #                   3.5 minutes; build/bench/app-bench.{txt,json};
 #   app-lock-profile
-#                   memcached as in app-bench, 3 rounds under perf
-#                   record: the share of the server's processor time in
-#                   lock code, which bounds what any lock protocol can
-#                   gain there; build/bench/app-lock-profile.{txt,json}
-#                   (perf data in build/app-bench/perf), about 1 minute.
+#                   the programs of app-bench, 3 rounds under perf
+#                   record: and the share of each program's processor
+#                   time in lock code, which bounds what any lock
+#                   protocol can change in it;
+#                   build/bench/app-lock-profile.{txt,json} (perf data
+#                   in build/app-bench/perf), about 4 minutes.
 # The programs of our own (tpf-stress, tpf-lockprobe.so) are built with
 # the host compiler against Debian's headers: to the fork's libc they are
 # ordinary unmodified binaries, which is the tunables' use case.
@@ -91,10 +92,12 @@ app-bench: glibc
 
 app-lock-profile: glibc
 	@mkdir -p $(BUILD)/bench
-	@echo "app-lock-profile: 3 rounds of memcached under perf record, without and with the tunables"
+	@echo "app-lock-profile: 3 rounds of the programs under perf record, without and with the tunables"
+	@rm -rf $(BUILD)/app-bench/perf
 	@PYTHON3=$(PYTHON3) $(PYTHON3) $(srcdir)/tests/app/app_bench.py \
 	  --objdir $(OBJ) --work $(BUILD)/app-bench \
-	  --rounds 3 --tunables $(APP_BENCH_TUNABLES) --only memcached \
+	  --rounds 3 --tunables $(APP_BENCH_TUNABLES) \
+	  $(if $(APP_BENCH_ONLY),--only '$(APP_BENCH_ONLY)') \
 	  --lock-profile $(BUILD)/app-bench/perf \
 	  --json $(BUILD)/bench/app-lock-profile.json \
 	  --table $(BUILD)/bench/app-lock-profile.txt

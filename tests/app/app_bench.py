@@ -35,9 +35,13 @@ programs:
             client on Debian's libc) on loopback, for a fixed time:
             operations per second, and the server's context switches
             per operation (voluntary and involuntary, all its threads):
-            where its time goes besides the locks; with --lock-profile,
-            also the share of the server's processor time spent in lock
-            code, from perf samples (see lock_share).
+            where its time goes besides the locks.
+
+With --lock-profile, every program runs under perf record (the
+memcached server: perf attached to it for the client's run), and each
+benchmark gets one more figure: the share of the program's processor
+time spent in lock code (see lock_share), which bounds what any lock
+protocol can change in it.
 
 The machines are shared and their figures move by 2x, so each benchmark
 is measured in --rounds rounds; a round runs the two configurations one
@@ -83,6 +87,8 @@ class Runner:
         self.run_app = run_app
         self.objdir = objdir
         self.tunables = {'stock': '', 'tp': tunables}
+        # Where the next program's perf data goes, or None: no perf.
+        self.profile_to = None
 
     def command(self, config, argv):
         return ['sh', self.run_app, 'run', self.objdir,
@@ -91,9 +97,13 @@ class Runner:
     def run(self, config, argv, keep_output=True):
         """Run ARGV in CONFIG; return its standard output (and error),
         or None if not KEEP_OUTPUT.  BenchError if it fails."""
+        command = self.command(config, argv)
+        if self.profile_to:
+            command = ['perf', 'record', '-g', '-q', '-o',
+                       self.profile_to, '--'] + command
         try:
             proc = subprocess.run(
-                self.command(config, argv),
+                command,
                 stdout=subprocess.PIPE if keep_output else subprocess.DEVNULL,
                 stderr=subprocess.STDOUT if keep_output else subprocess.PIPE,
                 timeout=TIMEOUT, check=False)
@@ -109,12 +119,17 @@ class Runner:
         return text if keep_output else None
 
 
-def figures_of(bench):
+def figures_of(bench, profiling=False):
     """The figures BENCH.measure gives, as (name, unit,
     higher_is_better): a benchmark with more than the one its name
-    says lists them in `figures' and returns a tuple."""
-    return getattr(bench, 'figures',
-                   [(bench.name, bench.unit, bench.higher_is_better)])
+    says lists them in `figures' and returns a tuple.  PROFILING: and
+    last the share of lock code that measure_all adds."""
+    figures = getattr(bench, 'figures',
+                      [(bench.name, bench.unit, bench.higher_is_better)])
+    if profiling:
+        figures = figures + [('%s: processor time in lock code'
+                              % bench.name, '%', False)]
+    return figures
 
 
 def parse_number(pattern, text, what):
@@ -221,11 +236,11 @@ def perf_report(data, children):
 
 
 def lock_share(data):
-    """Percent of the perf samples in DATA (a server's run) spent in lock
-    code: the libc lock functions themselves, and the futex system call
-    with everything under it.  An upper bound on what any lock protocol
-    could save: a lock that cost nothing would make the server at most
-    1 / (1 - share) times faster."""
+    """Percent of the perf samples in DATA (one program's run) spent in
+    lock code: the libc lock functions themselves, and the futex system
+    call with everything under it.  An upper bound on what any lock
+    protocol could save: a lock that cost nothing would make the program
+    at most 1 / (1 - share) times faster."""
     user = sum(pct for pct, dso, sym in perf_report(data, False)
                if dso.startswith('libc.so') and LOCK_SYMBOL_RE.search(sym))
     kernel = sum(pct for pct, dso, sym in perf_report(data, True)
@@ -234,24 +249,15 @@ def lock_share(data):
 
 
 class Memcached:
-    """memcaslap's operations per second against memcached -t 4, the
-    server's context switches per operation and, if PROFILE_DIR is set,
-    the share of its processor time in lock code (perf record data
-    there)."""
+    """memcaslap's operations per second against memcached -t 4, and
+    the server's context switches per operation."""
     unit = 'ops/s'
     higher_is_better = True
     name = ('memcached -t 4, memcaslap -T 2 -c 32 -t %ds on loopback'
             % FIXED_TIME)
-
-    def __init__(self, profile_dir=None):
-        self.profile_dir = profile_dir
-        self.runs = 0
-        self.figures = [(self.name, self.unit, self.higher_is_better),
-                        ('memcached server, context switches per operation',
-                         'ctxsw/op', False)]
-        if profile_dir:
-            self.figures.append(('memcached server, processor time in '
-                                 'lock code', '%', False))
+    figures = [(name, unit, higher_is_better),
+               ('memcached server, context switches per operation',
+                'ctxsw/op', False)]
 
     def measure(self, runner, config):
         port = free_port()
@@ -270,7 +276,7 @@ class Memcached:
             self.wait_listening(server, port)
             pids = self.server_pids(server.pid)
             switches = self.context_switches(pids)
-            perf, data = self.start_perf(pids, config)
+            perf = self.start_perf(pids, runner.profile_to)
             # The client runs on Debian's libc: only the server changes.
             client = subprocess.run(
                 ['memcaslap', '-s', '127.0.0.1:%d' % port, '-T', '2',
@@ -284,12 +290,8 @@ class Memcached:
                                  % (client.returncode, text[-2000:]))
             switches = self.context_switches(pids) - switches
             ops = parse_number(r'^Run time: .* Ops: ([0-9]+)', text, 'Ops')
-            figures = (parse_number(r'^Run time: .* TPS: ([0-9]+)', text,
-                                    'TPS'),
-                       switches / max(ops, 1))
-            if data is not None:
-                figures += (lock_share(data),)
-            return figures
+            return (parse_number(r'^Run time: .* TPS: ([0-9]+)', text, 'TPS'),
+                    switches / max(ops, 1))
         finally:
             try:
                 os.killpg(server.pid, signal.SIGTERM)
@@ -297,14 +299,12 @@ class Memcached:
                 pass
             server.wait(timeout=30)
 
-    def start_perf(self, pids, config):
-        """With a PROFILE_DIR: perf record of PIDS (call graphs), and
-        the file it writes; else (None, None)."""
-        if not self.profile_dir:
-            return None, None
-        self.runs += 1
-        data = os.path.join(self.profile_dir,
-                            'memcached-%s-%d.data' % (config, self.runs))
+    @staticmethod
+    def start_perf(pids, data):
+        """perf record of PIDS (call graphs) to DATA, if DATA is not
+        None."""
+        if data is None:
+            return None
         perf = subprocess.Popen(['perf', 'record', '-g', '-q', '-o', data,
                                  '-p', ','.join(pids)],
                                 stdout=subprocess.DEVNULL,
@@ -317,7 +317,7 @@ class Memcached:
                              % (perf.returncode,
                                 perf.stderr.read().decode(
                                     errors='replace')[-2000:]))
-        return perf, data
+        return perf
 
     @staticmethod
     def stop_perf(perf):
@@ -382,11 +382,11 @@ class Memcached:
         raise BenchError('memcached does not listen on port %d' % port)
 
 
-def benchmarks(corpus, profile_dir):
+def benchmarks(corpus):
     return ([Xz(corpus)]
             + [SysbenchMutex(m, t) for m in (1, 4096) for t in (2, 4, 8)]
             + [SysbenchMutex(1, t, contended=True) for t in (2, 4, 8)]
-            + [SysbenchThreads(8), Memcached(profile_dir)])
+            + [SysbenchThreads(8), Memcached()])
 
 
 def spread(values):
@@ -394,20 +394,30 @@ def spread(values):
             'max': max(values), 'values': values}
 
 
-def measure_all(runner, benches, rounds):
+def measure_all(runner, benches, rounds, profile_dir=None):
     """{figure name: {config: [value per round]}} (see figures_of), with
-    progress lines."""
+    progress lines.  With PROFILE_DIR, each run under perf record (data
+    there), and the share of lock code as one more figure."""
+    profiling = profile_dir is not None
     results = {name: {c: [] for c in CONFIGS}
-               for b in benches for name, _, _ in figures_of(b)}
+               for b in benches for name, _, _ in figures_of(b, profiling)}
+    runs = 0
     for r in range(rounds):
         # Alternate which configuration goes first.
         order = CONFIGS[r % 2:] + CONFIGS[:r % 2]
         for bench in benches:
             line = []
             for config in order:
+                if profiling:
+                    runs += 1
+                    runner.profile_to = os.path.join(
+                        profile_dir, 'run-%d-%s.data' % (runs, config))
                 measured = bench.measure(runner, config)
                 values = measured if isinstance(measured, tuple) else (measured,)
-                for (name, _, _), value in zip(figures_of(bench), values):
+                if profiling:
+                    values += (lock_share(runner.profile_to),)
+                for (name, _, _), value in zip(figures_of(bench, profiling),
+                                               values):
                     results[name][config].append(value)
                 line.append('%s %.4g' % (config, values[0]))
             print('app-bench: round %d/%d: %s: %s %s'
@@ -416,12 +426,12 @@ def measure_all(runner, benches, rounds):
     return results
 
 
-def summarize(benches, results):
+def summarize(benches, results, profiling):
     """The report's records: per benchmark, the spread of each
     configuration and of the per-round speed-up of tp over stock."""
     records = []
     for name, unit, higher_is_better in [f for b in benches
-                                         for f in figures_of(b)]:
+                                         for f in figures_of(b, profiling)]:
         values = results[name]
         if higher_is_better:
             speedup = [t / s for t, s in zip(values['tp'], values['stock'])]
@@ -478,9 +488,9 @@ def main(argv):
     parser.add_argument('--only', metavar='REGEX',
                         help='only the benchmarks whose name matches')
     parser.add_argument('--lock-profile', metavar='DIR',
-                        help="profile the memcached server with perf "
-                        "(data in DIR) and report the share of its time "
-                        "in lock code")
+                        help="run every program under perf record (data "
+                        "in DIR) and report the share of its time in lock "
+                        "code")
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error('--rounds must be at least 1')
@@ -493,17 +503,18 @@ def main(argv):
                                 text=True).stdout.strip()
         if args.lock_profile:
             os.makedirs(args.lock_profile, exist_ok=True)
-        benches = [b for b in benchmarks(corpus, args.lock_profile)
+        benches = [b for b in benchmarks(corpus)
                    if not args.only or re.search(args.only, b.name)]
         if not benches:
             raise BenchError('--only %s: no benchmark matches' % args.only)
         runner = Runner(run_app, args.objdir, args.tunables)
-        results = measure_all(runner, benches, args.rounds)
+        results = measure_all(runner, benches, args.rounds,
+                              args.lock_profile)
     except (BenchError, subprocess.CalledProcessError) as e:
         print('app_bench.py: error: %s' % e, file=sys.stderr)
         return 1
 
-    records = summarize(benches, results)
+    records = summarize(benches, results, args.lock_profile is not None)
     text = table(records, args.rounds, args.tunables)
     load = open('/proc/loadavg').read().split()[:3]
     text += '# %d CPUs, load average %s at the end\n' % (os.cpu_count(),
