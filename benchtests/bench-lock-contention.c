@@ -1209,6 +1209,24 @@ emit_figure (json_ctx_t *js, const char *name, const struct cell *c,
   json_attr_object_end (js);
 }
 
+/* Function FUNCTION: per cell of CELLS, its figure F (ARG 0) with the
+   median in "mean", and the cell's duration and iterations.  */
+static void
+emit_mean_function (json_ctx_t *js, const char *function,
+		    const struct cell *cells, size_t ncells, figure_fn *f)
+{
+  char name[NAME_MAX_LEN];
+
+  json_attr_object_begin (js, function);
+  for (size_t i = 0; i < ncells; i++)
+    {
+      run_name (name, sizeof name, &cells[i]);
+      emit_figure (js, name, &cells[i], cell_elapsed_ns (&cells[i]),
+		   cell_ops (&cells[i]), "mean", f, 0);
+    }
+  json_attr_object_end (js);
+}
+
 static void
 emit_throughput (json_ctx_t *js, const struct cell *c)
 {
@@ -1305,14 +1323,8 @@ emit_json (FILE *fp, bool fragment, const struct cell *cells, size_t ncells,
     emit_throughput (&js, &cells[i]);
   json_attr_object_end (&js);
 
-  json_attr_object_begin (&js, "lock_contention_fairness");
-  for (size_t i = 0; i < ncells; i++)
-    {
-      run_name (name, sizeof name, &cells[i]);
-      emit_figure (&js, name, &cells[i], cell_elapsed_ns (&cells[i]),
-		   cell_ops (&cells[i]), "mean", fig_fairness, 0);
-    }
-  json_attr_object_end (&js);
+  emit_mean_function (&js, "lock_contention_fairness", cells, ncells,
+		      fig_fairness);
 
   json_attr_object_begin (&js, "lock_contention_wait");
   if (time_waits)
@@ -1320,23 +1332,11 @@ emit_json (FILE *fp, bool fragment, const struct cell *cells, size_t ncells,
       emit_waits (&js, &cells[i]);
   json_attr_object_end (&js);
 
-  json_attr_object_begin (&js, "lock_contention_ctxsw");
-  for (size_t i = 0; i < ncells; i++)
-    {
-      run_name (name, sizeof name, &cells[i]);
-      emit_figure (&js, name, &cells[i], cell_elapsed_ns (&cells[i]),
-		   cell_ops (&cells[i]), "mean", fig_ctxsw, 0);
-    }
-  json_attr_object_end (&js);
+  emit_mean_function (&js, "lock_contention_ctxsw", cells, ncells,
+		      fig_ctxsw);
 
-  json_attr_object_begin (&js, "lock_contention_cpu");
-  for (size_t i = 0; i < ncells; i++)
-    {
-      run_name (name, sizeof name, &cells[i]);
-      emit_figure (&js, name, &cells[i], cell_elapsed_ns (&cells[i]),
-		   cell_ops (&cells[i]), "mean", fig_cpus_busy, 0);
-    }
-  json_attr_object_end (&js);
+  emit_mean_function (&js, "lock_contention_cpu", cells, ncells,
+		      fig_cpus_busy);
 
   json_attr_object_begin (&js, "lock_contention_slowpath");
   for (size_t i = 0; i < ncells; i++)
