@@ -20,9 +20,9 @@
 #                   3.5 minutes; build/bench/app-bench.{txt,json};
 #   app-lock-profile
 #                   the programs of app-bench, 3 rounds under perf
-#                   record: and the share of each program's processor
-#                   time in lock code, which bounds what any lock
-#                   protocol can change in it;
+#                   record, with one more figure each: the share of the
+#                   program's processor time in lock code, which bounds
+#                   what any lock protocol can change in it;
 #                   build/bench/app-lock-profile.{txt,json} (perf data
 #                   in build/app-bench/perf), about 4 minutes.
 # The programs of our own (tpf-stress, tpf-lockprobe.so) are built with

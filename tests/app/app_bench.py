@@ -207,7 +207,7 @@ def free_port():
         return s.getsockname()[1]
 
 
-# The server's lock code: libc functions of the mutexes, rwlocks and
+# A program's lock code: libc functions of the mutexes, rwlocks and
 # condition variables and of their futex calls (the fork's TP paths
 # included), and the kernel's futex system call with all it calls.
 LOCK_SYMBOL_RE = re.compile(r'mutex|rwlock|cond|lll_|(^|_)tp_|futex')
