@@ -34,6 +34,9 @@
 #   tp-census             the TP coverage counts and the misses by reason
 #   rwlock-kind-override  the preload that runs glibc's rwlock tests on
 #                         the fork's kinds replaces the kind asked for
+#   census-cancel         the census preload adds no cancellation point
+#                         to pthread_mutex_lock: a thread with a pending
+#                         cancellation request still returns from it
 #   app-lock-share        app_bench.py's share of lock code adds up the
 #                         libc lock functions and the futex system call
 #                         from perf report, and nothing else
@@ -275,6 +278,51 @@ rwlock_kind_override() {
     && [ "$(LD_PRELOAD=$o/override.so TPF_RWLOCK_KIND=4 "$o/setkind")" = 22 ]
 }
 check rwlock-kind-override rwlock_kind_override
+
+# The census writes its line on a class's first acquisition, with open
+# and write, which are cancellation points: it must not act on a pending
+# cancellation request there, inside pthread_mutex_lock, which is not
+# one (a thread would end holding the lock it just took).  Run on the
+# build machine's libc.
+census_cancel() {
+  c=$tmp/census-cancel
+  mkdir -p "$c"
+  cat > "$c/lock.c" <<'PROG'
+#include <pthread.h>
+#include <stdio.h>
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static int returned;
+static void *
+thread (void *arg)
+{
+  pthread_cancel (pthread_self ());
+  pthread_mutex_lock (&m);
+  returned = 1;
+  pthread_mutex_unlock (&m);
+  pthread_testcancel ();
+  return arg;
+}
+int
+main (void)
+{
+  pthread_t t;
+  void *r;
+  if (pthread_create (&t, NULL, thread, NULL) != 0
+      || pthread_join (t, &r) != 0)
+    return 2;
+  printf ("%d %d %d\n", returned, r == PTHREAD_CANCELED,
+	  pthread_mutex_trylock (&m));
+  return 0;
+}
+PROG
+  "${HOST_CC:-cc}" -o "$c/lock" "$c/lock.c" -lpthread \
+    && "${HOST_CC:-cc}" -shared -fPIC -o "$c/census.so" \
+         "$top/tests/census/lock-census.c" -ldl \
+    && out=$(LD_PRELOAD=$c/census.so TPF_LOCK_CENSUS=$c/census.log "$c/lock") \
+    && [ "$out" = "1 1 0" ] \
+    && grep -q ' mutex$' "$c/census.log"
+}
+check census-cancel census_cancel
 
 # app_bench.py --lock-profile: the share of lock code in a perf profile,
 # from a stand-in for perf that prints a report of each kind (self

@@ -85,6 +85,13 @@ note (enum census_class c)
   if (n <= 0 || n >= (int) sizeof line)
     return;
   int saved = errno;
+  /* open, write and close are cancellation points, and the functions we
+     interpose are not: a cancellation request acted upon here would end
+     a thread that has just acquired a lock and has not yet pushed the
+     cleanup handler that releases it (tst-cond25's waiters then died
+     holding their priority-inheritance mutex).  */
+  int cancel_state;
+  pthread_setcancelstate (PTHREAD_CANCEL_DISABLE, &cancel_state);
   int fd = open (file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd >= 0)
     {
@@ -92,6 +99,7 @@ note (enum census_class c)
       (void) ignored;
       close (fd);
     }
+  pthread_setcancelstate (cancel_state, NULL);
   errno = saved;
 }
 
