@@ -24,7 +24,7 @@
 #                   program's processor time in lock code, which bounds
 #                   what any lock protocol can change in it;
 #                   build/bench/app-lock-profile.{txt,json} (perf data
-#                   in build/app-bench/perf), about 4 minutes.
+#                   in build/app-bench/perf), about 3 minutes.
 # The programs of our own (tpf-stress, tpf-lockprobe.so) are built with
 # the host compiler against Debian's headers: to the fork's libc they are
 # ordinary unmodified binaries, which is the tunables' use case.
