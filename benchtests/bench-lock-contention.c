@@ -74,10 +74,10 @@
    shared cache line on the lock paths); the run's figure is the sum
    over its threads.  The histograms are fixed-size, so the memory does
    not grow with the number of operations, and are merged after the
-   threads have been joined.  The second clock_gettime call runs while the lock is held and
-   so lengthens every critical section by its cost (tens of ns);
-   --no-wait-timing leaves both calls out, for throughput without that
-   probe effect, and then no wait statistics are reported.
+   threads have been joined.  The second clock_gettime call runs while
+   the lock is held and so lengthens every critical section by its cost
+   (tens of ns); --no-wait-timing leaves both calls out, for throughput
+   without that probe effect, and then no wait statistics are reported.
 
    Invariant (the benchmark is also a smoke test)
    ==============================================
