@@ -80,6 +80,11 @@ class BenchError(Exception):
     """A program failed or printed no result."""
 
 
+def perf_record(data):
+    """The perf record command, with call graphs, that writes DATA."""
+    return ['perf', 'record', '-g', '-q', '-o', data]
+
+
 class Runner:
     """Runs programs on the fork's libc, in either configuration."""
 
@@ -99,8 +104,7 @@ class Runner:
         or None if not KEEP_OUTPUT.  BenchError if it fails."""
         command = self.command(config, argv)
         if self.profile_to:
-            command = ['perf', 'record', '-g', '-q', '-o',
-                       self.profile_to, '--'] + command
+            command = perf_record(self.profile_to) + ['--'] + command
         try:
             proc = subprocess.run(
                 command,
@@ -305,8 +309,7 @@ class Memcached:
         None."""
         if data is None:
             return None
-        perf = subprocess.Popen(['perf', 'record', '-g', '-q', '-o', data,
-                                 '-p', ','.join(pids)],
+        perf = subprocess.Popen(perf_record(data) + ['-p', ','.join(pids)],
                                 stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE)
         # perf attaches within a few milliseconds; give it time before
