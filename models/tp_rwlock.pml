@@ -34,6 +34,13 @@
      timed sleep on no lock word is a delay without effects), if it is
      not the requester and nobody is registered; at most once per lock
      call (further back-offs are the same step again).
+   - Concurrency restriction (tp-home.h, C1..C4): the home word is a
+     hint that only delays attempts, so it is not modelled as a
+     variable; the deferral it causes (C2) is a nondeterministic step
+     of a waiter that is not the requester, while HAND holds no
+     registration and the word is owned: a sleep on no lock word, at
+     most once per lock call, that a TIMED caller may end with its
+     timeout.
    - Spinning (tprw_spin): NSPIN extra A0/A1 attempts (load, CAS) before
      the sleep loop; the spinner bit only limits how many threads spin,
      so leaving it out allows more interleavings, not fewer.  NSPIN 0
@@ -79,6 +86,8 @@
                 Finding 6 leads to: a lost lock, an invalid end state)
      NO_BACKOFF leave out the back-off step (for the 3-thread liveness
                 check, which exceeds pan's depth bound with it)
+     NO_DEFER   leave out the deferral to a home on another processor
+                (C2), for the same checks
      LIVENESS   define to get the LTL property "handoff" for thread
                 LTL_TID (default 1)
    Mutants (each must make a check fail):
@@ -222,6 +231,10 @@ next_round:
     :: else -> skip
     fi
   };
+  /* (C2: a home on another processor sends the caller to the sleep
+     loop without this attempt; the model's attempt may fail anyway, so
+     nothing is lost by always making it: the sleep loop's first pass
+     makes the same one.)  */
 
   /* tprw_lock_user: tprw_spin, NSPIN attempts of A0/A1.  */
   spins = 0;
@@ -247,6 +260,25 @@ sleep_loop:
   :: requester && GRANTED (v) -> goto got       /* R2 served us */
   :: else -> skip
   fi;
+#ifndef NO_DEFER
+  /* C2: the lock's home is another processor (tp_home_deferred_until,
+     a nondeterministic choice here): a waiter that is not the requester
+     finds the word owned and nobody registered, so it sleeps on no lock
+     word until the home's window ends, unannounced.  As B1's step
+     below, of which it is a variant (a sleep on no lock word, then a
+     new look), at most once per lock call, and the two share the
+     bound.  */
+  if
+  :: !backed && !requester && hand == 0 && !FREE (v) ->
+       backed = 1;
+       if
+       :: TIMED -> goto next_round              /* tp_kernel_pause: the
+                                                   caller's ETIMEDOUT */
+       :: true -> goto sleep_loop
+       fi
+  :: true -> skip
+  fi;
+#endif
   atomic {                                      /* tprw_try_take: A0/A1 */
     if
     :: CAN_TAKE (v) && word == v -> word = TAKEN (v); goto got

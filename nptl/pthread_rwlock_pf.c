@@ -368,6 +368,7 @@ pf_role_ref (struct tp_lock_ref *l, pthread_rwlock_t *rwlock, int private)
   l->pshared = private != FUTEX_PRIVATE;
   l->rwlock = false;
   l->reader = false;
+  l->home = NULL;
 }
 
 /* Take the role for TID: T0, then the TP core's spin and sleep.  Returns

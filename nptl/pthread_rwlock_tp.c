@@ -76,6 +76,9 @@
 			the registered requester in bits 0..29, bit 30
 			TPRW_HANDOFF_READER if it wants a read lock, bit 31
 			TP_HANDOFF_GRANTED once a releaser committed to it
+     HOME = __wrphase_futex
+			the lock's home processor and the time of its
+			claim, user-space path only (tp-home.h, C1..C4)
      __cur_writer       TID of the writer, 0 if none
      __shared           nonzero for a process-shared lock
    Other fields are unused and stay zero; the all-zero lock (plus
@@ -148,7 +151,43 @@
        the mutex (I8 there), with the check of tp-wait.h.
 
    The user-space slow paths are the TP core's (tp-core.h), with the
-   mutex's spin, back-off and hand-off policy.
+   mutex's spin, back-off and hand-off policy, and with concurrency
+   restriction.
+
+   Concurrency restriction (user-space path)
+   -----------------------------------------
+   With more threads than processors and no gap between operations,
+   every running reader joins the read lock, so the word's cache line
+   (and the data's) moves between the processors at every rdlock and
+   unlock: the same threads pinned to one processor run 1.07-1.80 times
+   the default rwlock's throughput on two, and on two 0.57-1.11 times
+   (make bench-rwlock-profile).  So a saturated lock is given to one
+   processor at a time, for a window, through the home word HOME =
+   __wrphase_futex (tp-home.h: the processor and the time of a claim):
+     C1  A thread that takes the word in the slow path after waiting
+	 for it (the word was owned when its lock call began, or it
+	 slept or backed off) claims HOME for its processor; so does a
+	 served requester.
+     C2  A thread on another processor, within the window (a quarter
+	 of the hand-off threshold) of the last claim, takes no fast path
+	 and does not spin; in the sleep loop, if it is not the
+	 requester, the word is owned (even by readers it could join) and
+	 nobody is registered, it sleeps on no lock word until the window
+	 ends, but not past its registration time nor its timeout.  A
+	 free word it takes at once (nobody's cache line is lost by it).
+     C3  The requester ignores HOME: hand-off rotates the lock to the
+	 other processors at least once per threshold.
+     C4  A thread that takes the word in the slow path without having
+	 waited, while HOME names another processor (it found the word
+	 free, or the window had ended), clears HOME: the lock is not
+	 saturated, and the fast paths stop sending threads to the slow
+	 path.
+   HOME is a hint: it delays attempts, and decides no ownership, so all
+   its accesses are relaxed.  The threads that never wait (100 % reads)
+   never claim it.  Without rseq (the processor unknown) nobody claims
+   or defers.  The deferral sleeps are on no futex word, so I2 is
+   untouched, and they end at the registration time, so the starvation
+   bound below holds as before.
 
    Starvation bound: a waiter registers after the threshold (its sleeps
    are bounded so that it does, as the mutex's I7); then the current
@@ -190,10 +229,12 @@
      pairing explicit, and the SU CAS before FUTEX_UNLOCK_SHARED is
      release.
    - __cur_writer is written and read only by the writer while it owns
-     the lock (relaxed), as in pthread_rwlock_common.c.  */
+     the lock (relaxed), as in pthread_rwlock_common.c.
+   - HOME relaxed: a hint (C1..C4), never read to decide ownership.  */
 
 #define TPRW_WORD(l)	(&(l)->__data.__readers)
 #define TPRW_HAND(l)	(&(l)->__data.__writers)
+#define TPRW_HOME(l)	(&(l)->__data.__wrphase_futex)
 
 static inline int
 tprw_private (pthread_rwlock_t *rwlock)
@@ -244,6 +285,7 @@ tprw_ref (struct tp_lock_ref *l, pthread_rwlock_t *rwlock, bool reader)
   l->pshared = rwlock->__data.__shared != 0;
   l->rwlock = true;
   l->reader = reader;
+  l->home = TPRW_HOME (rwlock);
 }
 
 /* The user-space slow path of rdlock (READER) and wrlock: the TP core
@@ -305,7 +347,8 @@ __pthread_rwlock_tp_rdlock (pthread_rwlock_t *rwlock, clockid_t clockid,
     return EINVAL;
   pid_t tid = THREAD_GETMEM (THREAD_SELF, tid);
   unsigned int v = atomic_load_relaxed (TPRW_WORD (rwlock));
-  if (__glibc_likely (tprw_try_take (TPRW_WORD (rwlock), &v, true, tid)))
+  if (__glibc_likely (!tp_home_elsewhere (TPRW_HOME (rwlock))
+		      && tprw_try_take (TPRW_WORD (rwlock), &v, true, tid)))
     return 0;
   if (tprw_self_is_writer (rwlock, tid))
     return EDEADLK;
@@ -321,8 +364,9 @@ __pthread_rwlock_tp_wrlock (pthread_rwlock_t *rwlock, clockid_t clockid,
   pid_t tid = THREAD_GETMEM (THREAD_SELF, tid);
   unsigned int expected = 0;
   /* A0.  Acquire MO, see the design comment.  */
-  if (!atomic_compare_exchange_weak_acquire (TPRW_WORD (rwlock), &expected,
-					     tid))
+  if (tp_home_elsewhere (TPRW_HOME (rwlock))
+      || !atomic_compare_exchange_weak_acquire (TPRW_WORD (rwlock),
+						&expected, tid))
     {
       if (tprw_self_is_writer (rwlock, tid))
 	return EDEADLK;

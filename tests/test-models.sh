@@ -138,8 +138,12 @@ check tp_rwlock/mut-no-r2-mark tp_rwlock safety error \
   -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_NO_R2_MARK
 check tp_rwlock/mut-r2-toggle tp_rwlock safety error \
   -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_R2_TOGGLE
+# Two rounds of two writers without the deferral step (with it, 54
+# million states and 4.5 GB); one round with it.
 check tp_rwlock/writers tp_rwlock safety ok \
-  -DNR=1 -DNW=2 -DNITER=2
+  -DNR=1 -DNW=2 -DNITER=2 -DNO_DEFER
+check tp_rwlock/writers-defer tp_rwlock safety ok \
+  -DNR=1 -DNW=2 -DNITER=1
 check tp_rwlock/safety tp_rwlock safety ok -DNR=2 -DNW=1 -DNITER=1
 check tp_rwlock/timed tp_rwlock safety ok \
   -DNR=2 -DNW=1 -DNITER=1 -DRTIMED=3 -DWTIMED=1
@@ -151,11 +155,12 @@ check tp_rwlock/2rounds tp_rwlock safety ok \
   -DNR=1 -DNW=1 -DNITER=2 -DRTIMED=1 -DWTIMED=1
 check tp_rwlock/handoff-liveness-2t-reader tp_rwlock ltl ok \
   -DNR=1 -DNW=1 -DNITER=0 -DLIVENESS -DLTL_TID=1
-# Without the back-off step: with it these exceed pan's depth bound.
+# Without the back-off and deferral steps: with them these exceed
+# pan's depth bound.
 check tp_rwlock/handoff-liveness-3t-reader tp_rwlock ltl ok \
-  -DNR=1 -DNW=2 -DNITER=0 -DLIVENESS -DLTL_TID=1 -DNO_BACKOFF
+  -DNR=1 -DNW=2 -DNITER=0 -DLIVENESS -DLTL_TID=1 -DNO_BACKOFF -DNO_DEFER
 check tp_rwlock/handoff-liveness-3t-writer tp_rwlock ltl ok \
-  -DNR=2 -DNW=1 -DNITER=0 -DLIVENESS -DLTL_TID=3 -DNO_BACKOFF
+  -DNR=2 -DNW=1 -DNITER=0 -DLIVENESS -DLTL_TID=3 -DNO_BACKOFF -DNO_DEFER
 check tp_rwlock/mut-join-w tp_rwlock safety error \
   -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_JOIN_W
 check tp_rwlock/mut-r1-wake1 tp_rwlock safety error \

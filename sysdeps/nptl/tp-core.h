@@ -34,6 +34,7 @@
 #include <limits.h>
 #include <tp-wait.h>
 #include <tp-rwlock-word.h>
+#include <tp-home.h>
 
 /* One lock as the core sees it.  */
 struct tp_lock_ref
@@ -56,6 +57,9 @@ struct tp_lock_ref
      read lock of it.  */
   bool rwlock;
   bool reader;
+  /* The home word (tp-home.h), or NULL for a lock without concurrency
+     restriction.  */
+  unsigned int *home;
 };
 
 /* Whether the word V of L can be taken for the caller now: T1/T2 of the
@@ -184,10 +188,51 @@ tp_core_withdraw (const struct tp_lock_ref *l, pid_t tid, int err)
     }
 }
 
-/* The sleeping part of tp_core_lock.  */
+/* C2 of the TP rwlock: the waiter (not the requester) found the word
+   owned, with value V, while the lock's home is another processor: sleep,
+   on no lock word, until the home's window ends, but no later than the
+   waiter's registration time (I7) nor its timeout (ABSTIME on CLOCKID).
+   Returns -1 if there was no reason to defer, else 0 after the sleep
+   or the timeout's ETIMEDOUT / EINVAL / EOVERFLOW.  */
+static inline int
+tp_core_defer (const struct tp_lock_ref *l, const struct tp_handoff_wait *hw,
+	       unsigned int v, clockid_t clockid,
+	       const struct __timespec64 *abstime)
+{
+  if (l->home == NULL || hw->requester || tp_core_holder (l, v) == 0)
+    return -1;
+  int64_t now = tp_now_ns (CLOCK_MONOTONIC);
+  int64_t until = tp_home_deferred_until (l->home,
+					  hw->threshold / TP_HOME_WINDOW_DIV,
+					  now);
+  /* B2: never while a registration exists.  */
+  if (until == 0 || now >= hw->register_at
+      || tp_handoff_reg (atomic_load_relaxed (l->handoff)) != 0)
+    return -1;
+  if (until > hw->register_at)
+    until = hw->register_at;
+  TP_STAT_INC (TP_STAT_HOME_DEFERRALS);
+  return tp_kernel_pause (until - now, clockid, abstime);
+}
+
+/* C1 and C4 of the TP rwlock: the caller took the word of L in its
+   sleep loop, after waiting for it (WAITED) or not.  */
+static inline void
+tp_core_note_taken (const struct tp_lock_ref *l, bool waited)
+{
+  if (l->home == NULL)
+    return;
+  if (waited)
+    tp_home_claim (l->home, tp_now_ns (CLOCK_MONOTONIC));
+  else if (tp_home_elsewhere (l->home))
+    tp_home_drop (l->home);
+}
+
+/* The sleeping part of tp_core_lock.  CONTENDED: the word was owned
+   when the caller's lock call began.  */
 static inline int
 tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
-	       const struct __timespec64 *abstime)
+	       const struct __timespec64 *abstime, bool contended)
 {
   unsigned int *word = l->word;
   unsigned int *handoff = l->handoff;
@@ -201,6 +246,8 @@ tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
   tp_handoff_wait_init (&hw, l->handoff_enabled,
 			__pthread_mutex_tp_config.handoff_us);
   tp_backoff_init (&bo, &hw);
+  /* Whether the caller has had to wait (C1).  */
+  bool waited = contended;
 
   for (;;)
     {
@@ -210,7 +257,16 @@ tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
 	{
 	  /* Granted (U2).  */
 	  tp_core_accept_grant (l, tid);
+	  tp_core_note_taken (l, true);
 	  return 0;
+	}
+      err = tp_core_defer (l, &hw, v, clockid, abstime);
+      if (err >= 0)
+	{
+	  if (err != 0)
+	    return err;
+	  waited = true;
+	  continue;
 	}
       if (tp_core_can_take (l, v))
 	{
@@ -220,6 +276,7 @@ tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
 	    {
 	      if (hw.requester)
 		tp_handoff_clear (handoff, tid);
+	      tp_core_note_taken (l, waited);
 	      return r;
 	    }
 	  continue;
@@ -238,6 +295,7 @@ tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
 	  err = tp_backoff_sleep (&bo, &hw, clockid, abstime);
 	  if (err != 0)
 	    return err;
+	  waited = true;
 	  continue;
 	}
 
@@ -273,6 +331,7 @@ tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
 
       TP_STAT_INC (TP_STAT_USER_SLEEPS);
       err = __futex_abstimed_wait64 (word, v, until_clock, until, private);
+      waited = true;
       if (err == 0 || err == EAGAIN)
 	/* A release woke us, or released the word between our look at it
 	   and the sleep (or a spurious wake-up: harmless).  */
@@ -350,10 +409,16 @@ static inline int
 tp_core_lock (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
 	      const struct __timespec64 *abstime)
 {
-  int r = tp_core_spin (l, tid);
+  /* C2: no spinning on a lock whose home is another processor.  C1: a
+     word owned now makes the caller a waiter.  Relaxed MO: both are
+     hints (tp-home.h).  */
+  bool deferred = l->home != NULL && tp_home_elsewhere (l->home);
+  bool contended = (l->home != NULL
+		    && !tp_core_can_take (l, atomic_load_relaxed (l->word)));
+  int r = deferred ? -1 : tp_core_spin (l, tid);
   if (r >= 0)
     return r;
-  return tp_core_sleep (l, tid, clockid, abstime);
+  return tp_core_sleep (l, tid, clockid, abstime, contended);
 }
 
 /* Release the word of L, owned by the caller (for a normal or adaptive
@@ -477,6 +542,7 @@ tp_mutex_ref (struct tp_lock_ref *l, pthread_mutex_t *mutex, int kind)
   l->pshared = (kind & PTHREAD_MUTEX_PSHARED_BIT) != 0;
   l->rwlock = false;
   l->reader = false;
+  l->home = NULL;
 }
 
 #endif /* tp-core.h */

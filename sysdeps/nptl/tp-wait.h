@@ -489,7 +489,8 @@ tp_block_until_timeout (clockid_t clockid, const struct __timespec64 *abstime)
 #define TP_RELOCK_PAUSE_MAX_NS	(128 * TP_KERNEL_RETRY_NS)
 
 /* Sleep for PAUSE ns, or until the caller's timeout (ABSTIME on
-   CLOCKID, NULL for none) if that comes first.  Returns 0 to go on, or
+   CLOCKID, NULL for none) if that comes first (also the TP rwlock's
+   deferral to its home processor, tp_core_defer).  Returns 0 to go on, or
    the timeout's ETIMEDOUT / EINVAL / EOVERFLOW.  */
 static inline int
 tp_kernel_pause (int64_t pause, clockid_t clockid,

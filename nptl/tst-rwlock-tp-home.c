@@ -1,0 +1,171 @@
+/* TP rwlock: concurrency restriction to a home processor (C1..C4).
+   Copyright (C) 2026 Free Software Foundation, Inc.
+   This file is part of the GNU C Library.
+
+   The GNU C Library is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   The GNU C Library is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with the GNU C Library; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* The user-space path of the TP rwlock (nptl/pthread_rwlock_tp.c, C1..C4),
+   with threads pinned to processors 0 and 1 and a hand-off threshold of
+   1 s (so a claim's window is 250 ms):
+   C1  a writer that waited for the lock on processor 0 claims the home
+       word for processor 0;
+   C2  a reader on processor 0 joins the read lock without deferring; a
+       reader on processor 1 defers (a counted sleep) for the rest of the
+       window, then joins and claims the home for processor 1;
+   C4  after the window, a writer on processor 0 that finds the lock free
+       takes it without waiting and clears the home word.
+   With rseq disabled (tst-rwlock-tp-home-norseq) nobody claims or
+   defers: the home word stays 0 and the reader on processor 1 joins at
+   once.  */
+
+#include <errno.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/rseq.h>
+#include <support/check.h>
+#include <support/support.h>
+#include <support/xthread.h>
+#include <support/timespec.h>
+#include <pthread_mutex_tp_stats.h>
+#include <tp-home.h>
+
+static pthread_rwlock_t lock = PTHREAD_RWLOCK_TP_INITIALIZER_NP;
+static pthread_barrier_t barrier;
+
+/* The window of a claim at the test's threshold of 1 s, ns.  */
+#define WINDOW_NS (INT64_C (1000000000) / TP_HOME_WINDOW_DIV)
+
+static unsigned int
+home (void)
+{
+  return __atomic_load_n (&lock.__data.__wrphase_futex, __ATOMIC_RELAXED);
+}
+
+static unsigned long int
+deferrals (void)
+{
+  unsigned long int c[TP_STAT_COUNT];
+  TEST_COMPARE (__pthread_mutex_tp_stats (c, TP_STAT_COUNT), TP_STAT_COUNT);
+  return c[TP_STAT_HOME_DEFERRALS];
+}
+
+static void
+pin (int cpu)
+{
+  cpu_set_t set;
+  CPU_ZERO (&set);
+  CPU_SET (cpu, &set);
+  int r = pthread_setaffinity_np (pthread_self (), sizeof set, &set);
+  if (r != 0)
+    FAIL_UNSUPPORTED ("cannot run on processor %d: %d", cpu, r);
+  TEST_COMPARE (sched_getcpu (), cpu);
+}
+
+static int64_t
+now_ns (void)
+{
+  struct timespec ts;
+  xclock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * INT64_C (1000000000) + ts.tv_nsec;
+}
+
+/* Processor 0: waits for the main thread's write lock, so claims the
+   home when it gets it (C1).  */
+static void *
+waiting_writer (void *arg)
+{
+  pin (0);
+  xpthread_barrier_wait (&barrier);
+  xpthread_rwlock_wrlock (&lock);
+  xpthread_rwlock_unlock (&lock);
+  return NULL;
+}
+
+/* Processor 1: a reader against the main thread's read lock.  */
+static void *
+other_reader (void *arg)
+{
+  pin (1);
+  unsigned long int before = deferrals ();
+  int64_t start = now_ns ();
+  xpthread_rwlock_rdlock (&lock);
+  if (__rseq_size > 0)
+    {
+      /* C2: deferred, for most of the window.  */
+      TEST_VERIFY (deferrals () > before);
+      TEST_VERIFY (now_ns () - start >= WINDOW_NS / 2);
+      /* It joined after waiting: the home is now processor 1 (C1).  */
+      TEST_COMPARE (home () & TP_HOME_TAG_MASK, 2);
+    }
+  else
+    {
+      TEST_COMPARE (deferrals (), before);
+      TEST_COMPARE (home (), 0);
+    }
+  xpthread_rwlock_unlock (&lock);
+  return NULL;
+}
+
+static int
+do_test (void)
+{
+  unsigned long int stats[TP_STAT_COUNT];
+  __pthread_mutex_tp_stats (stats, TP_STAT_COUNT);
+  if (stats[TP_STAT_KERNEL_MODE] != 0)
+    FAIL_UNSUPPORTED ("the TP rwlock uses the kernel path here");
+  if (sysconf (_SC_NPROCESSORS_ONLN) < 2)
+    FAIL_UNSUPPORTED ("needs two processors");
+  pin (0);
+
+  /* C1: a writer on processor 0 that had to wait claims the home.  */
+  xpthread_barrier_init (&barrier, NULL, 2);
+  xpthread_rwlock_wrlock (&lock);
+  pthread_t w = xpthread_create (NULL, waiting_writer, NULL);
+  xpthread_barrier_wait (&barrier);
+  /* Let the writer block in its lock call.  */
+  usleep (100000);
+  xpthread_rwlock_unlock (&lock);
+  xpthread_join (w);
+  xpthread_barrier_destroy (&barrier);
+  if (__rseq_size > 0)
+    TEST_COMPARE (home () & TP_HOME_TAG_MASK, 1);
+  else
+    TEST_COMPARE (home (), 0);
+
+  /* C2: a reader on the home processor joins without deferring.  */
+  unsigned long int before = deferrals ();
+  xpthread_rwlock_rdlock (&lock);
+  xpthread_rwlock_rdlock (&lock);
+  TEST_COMPARE (deferrals (), before);
+  xpthread_rwlock_unlock (&lock);
+
+  /* C2: a reader on processor 1 defers, then joins.  */
+  xpthread_join (xpthread_create (NULL, other_reader, NULL));
+  xpthread_rwlock_unlock (&lock);
+
+  /* C4: once the window of processor 1's claim has ended, a writer on
+     processor 0 takes the free lock without waiting and clears the
+     home.  */
+  usleep (WINDOW_NS / 1000 + 100000);
+  xpthread_rwlock_wrlock (&lock);
+  TEST_COMPARE (home (), 0);
+  xpthread_rwlock_unlock (&lock);
+  return 0;
+}
+
+#include <support/test-driver.c>
