@@ -19,7 +19,14 @@
    - The writer role is an abstract lock: taken atomically when free,
      a blocking wait otherwise, and a timed writer may give up waiting
      at any moment (case (a)).  Its protocol (spin, sleep, hand-off,
-     withdrawal) is the TP mutex's, checked by tp_mutex.pml.
+     withdrawal, the deferral to the home processor) is the TP core's,
+     checked by tp_mutex.pml and tp_rwlock.pml.
+   - Concurrency restriction (P1..P4): the home word is a hint that
+     only delays attempts, so it is not modelled as a variable.  A
+     reader's deferral (P2) comes before its arrival, while it is in no
+     count: a delay, which the interleavings already contain, except
+     that a timed reader may time out in it (modelled: it returns having
+     changed nothing).
    - Writer timeouts: cases (a), (b) and (c) fully (case (c): the drain
      is abandoned, PF_DRAIN_ABANDONED replaces WDRAIN, the phase stays
      on and the reader that completes the drain ends it).
@@ -106,6 +113,14 @@ proctype reader (byte me)
 
 next:
   if :: round >= NITER -> goto done :: else -> round++ fi;
+  /* P2, pf_rd_defer: before it arrives, a reader on another processor
+     than the lock's home may sleep, on no lock word, for a bounded
+     time.  Only its timeout changes the course of events: a timed
+     reader may give up there, having changed nothing.  */
+  if
+  :: timed -> goto next                             /* ETIMEDOUT */
+  :: true -> skip
+  fi;
 again:
   /* __pthread_rwlock_pf_rdlock: RIN += RINC (acquire, M1).  */
   atomic {

@@ -38,8 +38,9 @@ enum
   TP_STAT_USER_SLEEPS,
   TP_STAT_USER_WAKES,
   TP_STAT_HANDOFFS,
-  /* TP rwlock, user-space protocol: sleeps of a waiter that left the
-     lock to its home processor (C2 in nptl/pthread_rwlock_tp.c).  */
+  /* TP rwlock (user-space protocol) and phase-fair rwlock: sleeps of a
+     waiter that left the lock to its home processor (C2 in
+     nptl/pthread_rwlock_tp.c, P2 in nptl/pthread_rwlock_pf.c).  */
   TP_STAT_HOME_DEFERRALS,
   TP_STAT_COUNT
 };

@@ -188,12 +188,13 @@ tp_core_withdraw (const struct tp_lock_ref *l, pid_t tid, int err)
     }
 }
 
-/* C2 of the TP rwlock: the waiter (not the requester) found the word
-   owned, with value V, while the lock's home is another processor: sleep,
-   on no lock word, until the home's window ends, but no later than the
-   waiter's registration time (I7) nor its timeout (ABSTIME on CLOCKID).
-   Returns -1 if there was no reason to defer, else 0 after the sleep
-   or the timeout's ETIMEDOUT / EINVAL / EOVERFLOW.  */
+/* C2 of the TP rwlock (P2 of the phase-fair rwlock's writer role): the
+   waiter (not the requester) found the word owned, with value V, while
+   the lock's home is another processor: sleep, on no lock word, until
+   the home's window ends, but no later than the waiter's registration
+   time (I7) nor its timeout (ABSTIME on CLOCKID).  Returns -1 if there
+   was no reason to defer, else 0 after the sleep or the timeout's
+   ETIMEDOUT / EINVAL / EOVERFLOW.  */
 static inline int
 tp_core_defer (const struct tp_lock_ref *l, const struct tp_handoff_wait *hw,
 	       unsigned int v, clockid_t clockid,
@@ -215,8 +216,9 @@ tp_core_defer (const struct tp_lock_ref *l, const struct tp_handoff_wait *hw,
   return tp_kernel_pause (until - now, clockid, abstime);
 }
 
-/* C1 and C4 of the TP rwlock: the caller took the word of L in its
-   sleep loop, after waiting for it (WAITED) or not.  */
+/* C1 and C4 of the TP rwlock (P1 and P4 of the phase-fair rwlock's
+   writer role): the caller took the word of L in its sleep loop, after
+   waiting for it (WAITED) or not.  */
 static inline void
 tp_core_note_taken (const struct tp_lock_ref *l, bool waited)
 {

@@ -1,0 +1,262 @@
+/* Phase-fair rwlock: concurrency restriction to a home processor.
+   Copyright (C) 2026 Free Software Foundation, Inc.
+   This file is part of the GNU C Library.
+
+   The GNU C Library is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   The GNU C Library is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with the GNU C Library; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* The user-space path of the phase-fair rwlock's concurrency restriction
+   (nptl/pthread_rwlock_pf.c, P1..P4), with threads pinned to processors
+   0 and 1 and a hand-off threshold of 1 s (so a claim's window is
+   250 ms):
+   P1  a writer that waited for the writer role on processor 0 claims the
+       home word for processor 0; a reader that waited for a writer phase
+       on processor 1 claims it for processor 1; a reader on processor 1
+       that deferred and then joins another reader claims it;
+   P2  a reader on the home processor joins the read lock without
+       deferring; a reader on the other processor joins readers without
+       deferring too, but defers (a counted sleep) while a writer holds
+       the lock, until the window ends;
+   P4  a reader that joins without deferring while the home is the other
+       processor clears the home word; after the window, so does a writer
+       on processor 0 that finds the lock free, and a reader.
+   With rseq disabled (tst-rwlock-pf-home-norseq) nobody claims or
+   defers: the home word stays 0.  */
+
+#include <errno.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/rseq.h>
+#include <support/check.h>
+#include <support/support.h>
+#include <support/xthread.h>
+#include <support/timespec.h>
+#include <pthread_mutex_tp_stats.h>
+#include <tp-home.h>
+
+static pthread_rwlock_t lock = PTHREAD_RWLOCK_PHASE_FAIR_INITIALIZER_NP;
+static pthread_barrier_t barrier;
+
+/* The window of a claim at the test's threshold of 1 s, ns.  */
+#define WINDOW_NS (INT64_C (1000000000) / TP_HOME_WINDOW_DIV)
+
+/* The home word: __pad3 (PF_HOME in pthread_rwlock_pf.c).  */
+static unsigned int
+home (void)
+{
+  return __atomic_load_n (&lock.__data.__pad3, __ATOMIC_RELAXED);
+}
+
+/* The home's processor tag expected for processor CPU, 0 without rseq.  */
+static unsigned int
+tag_of (int cpu)
+{
+  return __rseq_size > 0 ? (unsigned int) cpu + 1 : 0;
+}
+
+static unsigned long int
+deferrals (void)
+{
+  unsigned long int c[TP_STAT_COUNT];
+  TEST_COMPARE (__pthread_mutex_tp_stats (c, TP_STAT_COUNT), TP_STAT_COUNT);
+  return c[TP_STAT_HOME_DEFERRALS];
+}
+
+static void
+pin (int cpu)
+{
+  cpu_set_t set;
+  CPU_ZERO (&set);
+  CPU_SET (cpu, &set);
+  int r = pthread_setaffinity_np (pthread_self (), sizeof set, &set);
+  if (r != 0)
+    FAIL_UNSUPPORTED ("cannot run on processor %d: %d", cpu, r);
+  TEST_COMPARE (sched_getcpu (), cpu);
+}
+
+static int64_t
+now_ns (void)
+{
+  struct timespec ts;
+  xclock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * INT64_C (1000000000) + ts.tv_nsec;
+}
+
+/* Processor 0: waits for the writer role, which the main thread holds,
+   so claims the home when it gets it (P1).  */
+static void *
+waiting_writer (void *arg)
+{
+  pin (0);
+  xpthread_barrier_wait (&barrier);
+  xpthread_rwlock_wrlock (&lock);
+  xpthread_rwlock_unlock (&lock);
+  return NULL;
+}
+
+/* Processor 1: a reader that joins the main thread's read lock: no
+   deferral to readers, and the home it finds on processor 0 is dropped
+   (P2, P4).  */
+static void *
+joining_reader (void *arg)
+{
+  pin (1);
+  unsigned long int before = deferrals ();
+  xpthread_rwlock_rdlock (&lock);
+  TEST_COMPARE (deferrals (), before);
+  TEST_COMPARE (home (), 0);
+  xpthread_rwlock_unlock (&lock);
+  return NULL;
+}
+
+/* Processor 0: a reader that waits for the main thread's writer phase,
+   then holds its read lock until the deferred reader has joined.  */
+static pthread_barrier_t joined;
+static void *
+held_reader (void *arg)
+{
+  pin (0);
+  xpthread_barrier_wait (&barrier);
+  xpthread_rwlock_rdlock (&lock);
+  xpthread_barrier_wait (&joined);
+  xpthread_rwlock_unlock (&lock);
+  return NULL;
+}
+
+/* Processor 1: a reader that arrives while the main thread holds the
+   write lock within the window of processor 0's claim: it defers until
+   the window ends (P2), then joins the held reader and claims the home
+   (P1).  */
+static void *
+deferred_reader (void *arg)
+{
+  pin (1);
+  unsigned long int before = deferrals ();
+  int64_t start = now_ns ();
+  xpthread_barrier_wait (&barrier);
+  xpthread_rwlock_rdlock (&lock);
+  if (__rseq_size > 0)
+    {
+      TEST_VERIFY (deferrals () > before);
+      TEST_VERIFY (now_ns () - start >= WINDOW_NS / 2);
+    }
+  else
+    TEST_COMPARE (deferrals (), before);
+  TEST_COMPARE (home () & TP_HOME_TAG_MASK, tag_of (1));
+  xpthread_barrier_wait (&joined);
+  xpthread_rwlock_unlock (&lock);
+  return NULL;
+}
+
+/* Processor 1: a reader that waits for the main thread's writer phase,
+   so claims the home when the phase ends (P1).  */
+static void *
+phase_reader (void *arg)
+{
+  pin (1);
+  xpthread_barrier_wait (&barrier);
+  xpthread_rwlock_rdlock (&lock);
+  TEST_COMPARE (home () & TP_HOME_TAG_MASK, tag_of (1));
+  xpthread_rwlock_unlock (&lock);
+  return NULL;
+}
+
+/* Start FN, let it block on the main thread's lock, then release the
+   lock and wait for FN to finish.  */
+static void
+contend (void *(*fn) (void *))
+{
+  xpthread_barrier_init (&barrier, NULL, 2);
+  pthread_t t = xpthread_create (NULL, fn, NULL);
+  xpthread_barrier_wait (&barrier);
+  /* Let the thread block in its lock call.  */
+  usleep (100000);
+  xpthread_rwlock_unlock (&lock);
+  xpthread_join (t);
+  xpthread_barrier_destroy (&barrier);
+}
+
+static int
+do_test (void)
+{
+  unsigned long int stats[TP_STAT_COUNT];
+  __pthread_mutex_tp_stats (stats, TP_STAT_COUNT);
+  if (stats[TP_STAT_KERNEL_MODE] != 0)
+    FAIL_UNSUPPORTED ("the writer role uses the kernel path here");
+  if (sysconf (_SC_NPROCESSORS_ONLN) < 2)
+    FAIL_UNSUPPORTED ("needs two processors");
+  pin (0);
+
+  /* P1: a writer on processor 0 that had to wait for the role claims
+     the home.  */
+  xpthread_rwlock_wrlock (&lock);
+  contend (waiting_writer);
+  TEST_COMPARE (home () & TP_HOME_TAG_MASK, tag_of (0));
+
+  /* P2: a reader on the home processor joins without deferring; one on
+     the other processor joins the read lock too, and drops the home
+     (P4).  */
+  unsigned long int before = deferrals ();
+  xpthread_rwlock_rdlock (&lock);
+  TEST_COMPARE (deferrals (), before);
+  xpthread_join (xpthread_create (NULL, joining_reader, NULL));
+  xpthread_rwlock_unlock (&lock);
+
+  /* P1 again for processor 0, then P2: a reader on processor 1 defers
+     while we hold the write lock; a reader on processor 0 waits for our
+     phase.  Release the phase well within the window: the held reader
+     gets the lock, and when the window ends the deferred reader joins
+     it.  */
+  xpthread_rwlock_wrlock (&lock);
+  contend (waiting_writer);
+  TEST_COMPARE (home () & TP_HOME_TAG_MASK, tag_of (0));
+  xpthread_rwlock_wrlock (&lock);
+  xpthread_barrier_init (&barrier, NULL, 3);
+  xpthread_barrier_init (&joined, NULL, 2);
+  pthread_t held = xpthread_create (NULL, held_reader, NULL);
+  pthread_t deferred = xpthread_create (NULL, deferred_reader, NULL);
+  xpthread_barrier_wait (&barrier);
+  usleep (100000);
+  xpthread_rwlock_unlock (&lock);
+  xpthread_join (deferred);
+  xpthread_join (held);
+  xpthread_barrier_destroy (&joined);
+  xpthread_barrier_destroy (&barrier);
+
+  /* P4: once the window of processor 1's claim has ended, a writer on
+     processor 0 takes the free lock without waiting and clears the
+     home.  */
+  usleep (WINDOW_NS / 1000 + 100000);
+  xpthread_rwlock_wrlock (&lock);
+  TEST_COMPARE (home (), 0);
+
+  /* P1: a reader on processor 1 that waits for our writer phase claims
+     the home for processor 1 when the phase ends.  */
+  contend (phase_reader);
+
+  /* P4: a reader on processor 0 that finds the lock free after the
+     window clears the home too.  */
+  usleep (WINDOW_NS / 1000 + 100000);
+  before = deferrals ();
+  xpthread_rwlock_rdlock (&lock);
+  TEST_COMPARE (home (), 0);
+  TEST_COMPARE (deferrals (), before);
+  xpthread_rwlock_unlock (&lock);
+  return 0;
+}
+
+#include <support/test-driver.c>
