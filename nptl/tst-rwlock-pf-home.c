@@ -34,66 +34,16 @@
    With rseq disabled (tst-rwlock-pf-home-norseq) nobody claims or
    defers: the home word stays 0.  */
 
-#include <errno.h>
-#include <sched.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/rseq.h>
-#include <support/check.h>
-#include <support/support.h>
-#include <support/xthread.h>
-#include <support/timespec.h>
-#include <pthread_mutex_tp_stats.h>
-#include <tp-home.h>
+#include "tst-rwlock-home.h"
 
 static pthread_rwlock_t lock = PTHREAD_RWLOCK_PHASE_FAIR_INITIALIZER_NP;
 static pthread_barrier_t barrier;
-
-/* The window of a claim at the test's threshold of 1 s, ns.  */
-#define WINDOW_NS (INT64_C (1000000000) / TP_HOME_WINDOW_DIV)
 
 /* The home word: __pad3 (PF_HOME in pthread_rwlock_pf.c).  */
 static unsigned int
 home (void)
 {
   return __atomic_load_n (&lock.__data.__pad3, __ATOMIC_RELAXED);
-}
-
-/* The home's processor tag expected for processor CPU, 0 without rseq.  */
-static unsigned int
-tag_of (int cpu)
-{
-  return __rseq_size > 0 ? (unsigned int) cpu + 1 : 0;
-}
-
-static unsigned long int
-deferrals (void)
-{
-  unsigned long int c[TP_STAT_COUNT];
-  TEST_COMPARE (__pthread_mutex_tp_stats (c, TP_STAT_COUNT), TP_STAT_COUNT);
-  return c[TP_STAT_HOME_DEFERRALS];
-}
-
-static void
-pin (int cpu)
-{
-  cpu_set_t set;
-  CPU_ZERO (&set);
-  CPU_SET (cpu, &set);
-  int r = pthread_setaffinity_np (pthread_self (), sizeof set, &set);
-  if (r != 0)
-    FAIL_UNSUPPORTED ("cannot run on processor %d: %d", cpu, r);
-  TEST_COMPARE (sched_getcpu (), cpu);
-}
-
-static int64_t
-now_ns (void)
-{
-  struct timespec ts;
-  xclock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * INT64_C (1000000000) + ts.tv_nsec;
 }
 
 /* Processor 0: waits for the writer role, which the main thread holds,
@@ -193,13 +143,7 @@ contend (void *(*fn) (void *))
 static int
 do_test (void)
 {
-  unsigned long int stats[TP_STAT_COUNT];
-  __pthread_mutex_tp_stats (stats, TP_STAT_COUNT);
-  if (stats[TP_STAT_KERNEL_MODE] != 0)
-    FAIL_UNSUPPORTED ("the writer role uses the kernel path here");
-  if (sysconf (_SC_NPROCESSORS_ONLN) < 2)
-    FAIL_UNSUPPORTED ("needs two processors");
-  pin (0);
+  home_test_start ();
 
   /* P1: a writer on processor 0 that had to wait for the role claims
      the home.  */

@@ -30,58 +30,15 @@
    defers: the home word stays 0 and the reader on processor 1 joins at
    once.  */
 
-#include <errno.h>
-#include <sched.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/rseq.h>
-#include <support/check.h>
-#include <support/support.h>
-#include <support/xthread.h>
-#include <support/timespec.h>
-#include <pthread_mutex_tp_stats.h>
-#include <tp-home.h>
+#include "tst-rwlock-home.h"
 
 static pthread_rwlock_t lock = PTHREAD_RWLOCK_TP_INITIALIZER_NP;
 static pthread_barrier_t barrier;
-
-/* The window of a claim at the test's threshold of 1 s, ns.  */
-#define WINDOW_NS (INT64_C (1000000000) / TP_HOME_WINDOW_DIV)
 
 static unsigned int
 home (void)
 {
   return __atomic_load_n (&lock.__data.__wrphase_futex, __ATOMIC_RELAXED);
-}
-
-static unsigned long int
-deferrals (void)
-{
-  unsigned long int c[TP_STAT_COUNT];
-  TEST_COMPARE (__pthread_mutex_tp_stats (c, TP_STAT_COUNT), TP_STAT_COUNT);
-  return c[TP_STAT_HOME_DEFERRALS];
-}
-
-static void
-pin (int cpu)
-{
-  cpu_set_t set;
-  CPU_ZERO (&set);
-  CPU_SET (cpu, &set);
-  int r = pthread_setaffinity_np (pthread_self (), sizeof set, &set);
-  if (r != 0)
-    FAIL_UNSUPPORTED ("cannot run on processor %d: %d", cpu, r);
-  TEST_COMPARE (sched_getcpu (), cpu);
-}
-
-static int64_t
-now_ns (void)
-{
-  struct timespec ts;
-  xclock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * INT64_C (1000000000) + ts.tv_nsec;
 }
 
 /* Processor 0: waits for the main thread's write lock, so claims the
@@ -124,13 +81,7 @@ other_reader (void *arg)
 static int
 do_test (void)
 {
-  unsigned long int stats[TP_STAT_COUNT];
-  __pthread_mutex_tp_stats (stats, TP_STAT_COUNT);
-  if (stats[TP_STAT_KERNEL_MODE] != 0)
-    FAIL_UNSUPPORTED ("the TP rwlock uses the kernel path here");
-  if (sysconf (_SC_NPROCESSORS_ONLN) < 2)
-    FAIL_UNSUPPORTED ("needs two processors");
-  pin (0);
+  home_test_start ();
 
   /* C1: a writer on processor 0 that had to wait claims the home.  */
   xpthread_barrier_init (&barrier, NULL, 2);
