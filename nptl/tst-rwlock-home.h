@@ -19,7 +19,9 @@
 /* tst-rwlock-tp-home.c and tst-rwlock-pf-home.c run with a hand-off
    threshold of 1 s (nptl/Makefile) and pin their threads to processors
    0 and 1; they read the home word (sysdeps/nptl/tp-home.h) and the
-   calling thread's count of deferrals.  */
+   calling thread's count of deferrals.  Each defines
+   TEST_RWLOCK_INITIALIZER, the kind of the lock under test, before it
+   includes this file.  */
 
 #ifndef TST_RWLOCK_HOME_H
 #define TST_RWLOCK_HOME_H 1
@@ -74,6 +76,37 @@ now_ns (void)
   struct timespec ts;
   xclock_gettime (CLOCK_MONOTONIC, &ts);
   return ts.tv_sec * INT64_C (1000000000) + ts.tv_nsec;
+}
+
+static pthread_rwlock_t lock = TEST_RWLOCK_INITIALIZER;
+static pthread_barrier_t barrier;
+
+/* Processor 0: waits for the write lock (for the phase-fair kind, for
+   the writer role), which the main thread holds, so claims the home
+   when it gets it.  */
+static void *
+waiting_writer (void *arg)
+{
+  pin (0);
+  xpthread_barrier_wait (&barrier);
+  xpthread_rwlock_wrlock (&lock);
+  xpthread_rwlock_unlock (&lock);
+  return NULL;
+}
+
+/* Start FN, let it block on the lock that the main thread holds, then
+   release the lock and wait for FN to finish.  */
+static void
+contend (void *(*fn) (void *))
+{
+  xpthread_barrier_init (&barrier, NULL, 2);
+  pthread_t t = xpthread_create (NULL, fn, NULL);
+  xpthread_barrier_wait (&barrier);
+  /* Let the thread block in its lock call.  */
+  usleep (100000);
+  xpthread_rwlock_unlock (&lock);
+  xpthread_join (t);
+  xpthread_barrier_destroy (&barrier);
 }
 
 /* The tests need the user-space path (the writer role of the

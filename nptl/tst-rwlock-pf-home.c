@@ -34,28 +34,14 @@
    With rseq disabled (tst-rwlock-pf-home-norseq) nobody claims or
    defers: the home word stays 0.  */
 
+#define TEST_RWLOCK_INITIALIZER PTHREAD_RWLOCK_PHASE_FAIR_INITIALIZER_NP
 #include "tst-rwlock-home.h"
-
-static pthread_rwlock_t lock = PTHREAD_RWLOCK_PHASE_FAIR_INITIALIZER_NP;
-static pthread_barrier_t barrier;
 
 /* The home word: __pad3 (PF_HOME in pthread_rwlock_pf.c).  */
 static unsigned int
 home (void)
 {
   return __atomic_load_n (&lock.__data.__pad3, __ATOMIC_RELAXED);
-}
-
-/* Processor 0: waits for the writer role, which the main thread holds,
-   so claims the home when it gets it (P1).  */
-static void *
-waiting_writer (void *arg)
-{
-  pin (0);
-  xpthread_barrier_wait (&barrier);
-  xpthread_rwlock_wrlock (&lock);
-  xpthread_rwlock_unlock (&lock);
-  return NULL;
 }
 
 /* Processor 1: a reader that joins the main thread's read lock: no
@@ -123,21 +109,6 @@ phase_reader (void *arg)
   TEST_COMPARE (home () & TP_HOME_TAG_MASK, tag_of (1));
   xpthread_rwlock_unlock (&lock);
   return NULL;
-}
-
-/* Start FN, let it block on the main thread's lock, then release the
-   lock and wait for FN to finish.  */
-static void
-contend (void *(*fn) (void *))
-{
-  xpthread_barrier_init (&barrier, NULL, 2);
-  pthread_t t = xpthread_create (NULL, fn, NULL);
-  xpthread_barrier_wait (&barrier);
-  /* Let the thread block in its lock call.  */
-  usleep (100000);
-  xpthread_rwlock_unlock (&lock);
-  xpthread_join (t);
-  xpthread_barrier_destroy (&barrier);
 }
 
 static int

@@ -30,27 +30,13 @@
    defers: the home word stays 0 and the reader on processor 1 joins at
    once.  */
 
+#define TEST_RWLOCK_INITIALIZER PTHREAD_RWLOCK_TP_INITIALIZER_NP
 #include "tst-rwlock-home.h"
-
-static pthread_rwlock_t lock = PTHREAD_RWLOCK_TP_INITIALIZER_NP;
-static pthread_barrier_t barrier;
 
 static unsigned int
 home (void)
 {
   return __atomic_load_n (&lock.__data.__wrphase_futex, __ATOMIC_RELAXED);
-}
-
-/* Processor 0: waits for the main thread's write lock, so claims the
-   home when it gets it (C1).  */
-static void *
-waiting_writer (void *arg)
-{
-  pin (0);
-  xpthread_barrier_wait (&barrier);
-  xpthread_rwlock_wrlock (&lock);
-  xpthread_rwlock_unlock (&lock);
-  return NULL;
 }
 
 /* Processor 1: a reader against the main thread's read lock.  */
@@ -84,19 +70,9 @@ do_test (void)
   home_test_start ();
 
   /* C1: a writer on processor 0 that had to wait claims the home.  */
-  xpthread_barrier_init (&barrier, NULL, 2);
   xpthread_rwlock_wrlock (&lock);
-  pthread_t w = xpthread_create (NULL, waiting_writer, NULL);
-  xpthread_barrier_wait (&barrier);
-  /* Let the writer block in its lock call.  */
-  usleep (100000);
-  xpthread_rwlock_unlock (&lock);
-  xpthread_join (w);
-  xpthread_barrier_destroy (&barrier);
-  if (__rseq_size > 0)
-    TEST_COMPARE (home () & TP_HOME_TAG_MASK, 1);
-  else
-    TEST_COMPARE (home (), 0);
+  contend (waiting_writer);
+  TEST_COMPARE (home () & TP_HOME_TAG_MASK, tag_of (0));
 
   /* C2: a reader on the home processor joins without deferring.  */
   unsigned long int before = deferrals ();
