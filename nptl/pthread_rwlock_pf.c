@@ -784,11 +784,13 @@ __pthread_rwlock_pf_rdlock (pthread_rwlock_t *rwlock, clockid_t clockid,
   if (__glibc_likely ((r & PF_PRES) == 0))
     {
       /* P1 after a deferral into a lock that other readers hold, else
-	 P4.  Relaxed MO: M7.  */
+	 P4 (looking at HOME again: a deferral leaves time for a claim
+	 by our own processor).  Relaxed MO: M7.  */
       if (__glibc_unlikely (deferred)
 	  && pf_readers_present (r, atomic_load_relaxed (PF_ROUT (rwlock))))
 	tp_home_claim (PF_HOME (rwlock), tp_now_ns (CLOCK_MONOTONIC));
-      else if (__glibc_unlikely (elsewhere))
+      else if (__glibc_unlikely (elsewhere)
+	       && tp_home_elsewhere (PF_HOME (rwlock)))
 	tp_home_drop (PF_HOME (rwlock));
       return 0;
     }
