@@ -34,6 +34,7 @@
 #include <support/check.h>
 #include <support/xthread.h>
 #include <support/timespec.h>
+#include <support/xtime.h>
 #include <pthread_mutex_tp_stats.h>
 #include <tp-home.h>
 
@@ -73,9 +74,7 @@ pin (int cpu)
 static int64_t
 now_ns (void)
 {
-  struct timespec ts;
-  xclock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * INT64_C (1000000000) + ts.tv_nsec;
+  return support_timespec_ns (xclock_now (CLOCK_MONOTONIC));
 }
 
 static pthread_rwlock_t lock = TEST_RWLOCK_INITIALIZER;
