@@ -347,9 +347,16 @@ __pthread_rwlock_tp_rdlock (pthread_rwlock_t *rwlock, clockid_t clockid,
     return EINVAL;
   pid_t tid = THREAD_GETMEM (THREAD_SELF, tid);
   unsigned int v = atomic_load_relaxed (TPRW_WORD (rwlock));
-  if (__glibc_likely (!tp_home_elsewhere (TPRW_HOME (rwlock))
-		      && tprw_try_take (TPRW_WORD (rwlock), &v, true, tid)))
-    return 0;
+  /* A1 while the word stays joinable: a CAS that another reader's
+     arrival or departure made fail is retried here, not sent to the
+     slow path (at 100 % reads that took the TP rwlock from 0.87-0.96
+     of the default rwlock's throughput to 0.94-1.05, make bench's
+     workloads without gaps).  Acquire MO: see the design comment.  */
+  while (tprw_can_take (v, true)
+	 && !tp_home_elsewhere (TPRW_HOME (rwlock)))
+    if (atomic_compare_exchange_weak_acquire (TPRW_WORD (rwlock), &v,
+					      tprw_taken (v, true, tid)))
+      return 0;
   if (tprw_self_is_writer (rwlock, tid))
     return EDEADLK;
   return tprw_lock_slow (rwlock, true, tid, clockid, abstime);
