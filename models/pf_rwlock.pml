@@ -21,7 +21,7 @@
      at any moment (case (a)).  Its protocol (spin, sleep, hand-off,
      withdrawal, the deferral to the home processor) is the TP core's,
      checked by tp_mutex.pml and tp_rwlock.pml.
-   - Concurrency restriction (P1..P4): the home word is a hint that
+   - Concurrency restriction (P1..P5): the home word is a hint that
      only delays attempts, so it is not modelled as a variable.  A
      reader's deferral (P2) comes before its arrival, while it is in no
      count: a delay, which the interleavings already contain, except

@@ -17,7 +17,7 @@
    <https://www.gnu.org/licenses/>.  */
 
 /* The user-space path of the phase-fair rwlock's concurrency restriction
-   (nptl/pthread_rwlock_pf.c, P1..P4), with threads pinned to processors
+   (nptl/pthread_rwlock_pf.c, P1..P5), with threads pinned to processors
    0 and 1 and a hand-off threshold of 1 s (so a claim's window is
    250 ms):
    P1  a writer that waited for the writer role on processor 0 claims the
@@ -30,7 +30,10 @@
        the lock, until the window ends;
    P4  a reader that joins without deferring while the home is the other
        processor clears the home word; after the window, so does a writer
-       on processor 0 that finds the lock free, and a reader.
+       on processor 0 that finds the lock free, and a reader;
+   P5  a reader on processor 1 during whose deferral nobody claimed the
+       home does not defer again for two windows: it waits for the
+       writer phase instead, and then claims the home (P1).
    With rseq disabled (tst-rwlock-pf-home-norseq) nobody claims or
    defers: the home word stays 0.  */
 
@@ -111,6 +114,30 @@ phase_reader (void *arg)
   return NULL;
 }
 
+/* Processor 1: a reader that defers while nobody claims the home, so
+   backs off (P5): its next read lock, within two windows, waits for the
+   main thread's writer phase without deferring.  */
+static pthread_barrier_t step;
+static void *
+backoff_reader (void *arg)
+{
+  pin (1);
+  unsigned long int before = deferrals ();
+  xpthread_barrier_wait (&step);
+  xpthread_rwlock_rdlock (&lock);
+  if (__rseq_size > 0)
+    TEST_VERIFY (deferrals () > before);
+  xpthread_rwlock_unlock (&lock);
+  xpthread_barrier_wait (&step);
+  xpthread_barrier_wait (&step);
+  before = deferrals ();
+  xpthread_rwlock_rdlock (&lock);
+  TEST_COMPARE (deferrals (), before);
+  TEST_COMPARE (home () & TP_HOME_TAG_MASK, tag_of (1));
+  xpthread_rwlock_unlock (&lock);
+  return NULL;
+}
+
 static int
 do_test (void)
 {
@@ -171,6 +198,30 @@ do_test (void)
   TEST_COMPARE (home (), 0);
   TEST_COMPARE (deferrals (), before);
   xpthread_rwlock_unlock (&lock);
+
+  /* P5: processor 0 claims the home, and a reader on processor 1 defers
+     while we hold the write lock; nobody claims during its sleep, so
+     after we have claimed again (about 100 ms later: well within two
+     windows) its next read lock does not defer.  */
+  xpthread_rwlock_wrlock (&lock);
+  contend (waiting_writer);
+  xpthread_rwlock_wrlock (&lock);
+  xpthread_barrier_init (&step, NULL, 2);
+  pthread_t backoff = xpthread_create (NULL, backoff_reader, NULL);
+  xpthread_barrier_wait (&step);
+  usleep (100000);
+  xpthread_rwlock_unlock (&lock);
+  xpthread_barrier_wait (&step);
+  xpthread_rwlock_wrlock (&lock);
+  contend (waiting_writer);
+  TEST_COMPARE (home () & TP_HOME_TAG_MASK, tag_of (0));
+  xpthread_rwlock_wrlock (&lock);
+  xpthread_barrier_wait (&step);
+  /* Let the reader block in its lock call, waiting for our phase.  */
+  usleep (100000);
+  xpthread_rwlock_unlock (&lock);
+  xpthread_join (backoff);
+  xpthread_barrier_destroy (&step);
   return 0;
 }
 

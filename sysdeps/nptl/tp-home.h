@@ -17,7 +17,7 @@
    <https://www.gnu.org/licenses/>.  */
 
 /* Concurrency restriction (the TP rwlock's C1..C4, nptl/pthread_rwlock_tp.c,
-   and the phase-fair rwlock's P1..P4, nptl/pthread_rwlock_pf.c):
+   and the phase-fair rwlock's P1..P5, nptl/pthread_rwlock_pf.c):
    a lock that threads had to wait for belongs, for a window, to the
    processor of the thread that got it after waiting; threads on other
    processors leave it alone until the window ends, so that its word and
