@@ -282,6 +282,7 @@ tprw_ref (struct tp_lock_ref *l, pthread_rwlock_t *rwlock, bool reader)
   l->handoff = TPRW_HAND (rwlock);
   l->private = tprw_private (rwlock);
   l->handoff_enabled = true;
+  l->handoff_us = __pthread_mutex_tp_config.handoff_us;
   l->pshared = rwlock->__data.__shared != 0;
   l->rwlock = true;
   l->reader = reader;

@@ -200,7 +200,8 @@ writer_death (bool with_waiter)
 static int
 do_test (void)
 {
-  printf ("info: hand-off threshold %ld us\n", tst_ho_threshold_us ());
+  printf ("info: hand-off threshold %ld us (the writer role's: a fifth)\n",
+	  tst_ho_threshold_us ());
   shared_lock = xmmap (NULL, sizeof (*shared_lock), PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1);
   fork_read_held ();

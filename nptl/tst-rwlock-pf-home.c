@@ -33,12 +33,19 @@
        on processor 0 that finds the lock free, and a reader;
    P5  a reader on processor 1 during whose deferral nobody claimed the
        home does not defer again for two windows: it waits for the
-       writer phase instead, and then claims the home (P1).
+       writer phase instead, and then claims the home (P1);
+   G3  a writer waiting for the writer role registers for hand-off
+       after a fifth of the threshold (200 ms), well before the whole
+       threshold.
    With rseq disabled (tst-rwlock-pf-home-norseq) nobody claims or
    defers: the home word stays 0.  */
 
 #define TEST_RWLOCK_INITIALIZER PTHREAD_RWLOCK_PHASE_FAIR_INITIALIZER_NP
+#include <stdio.h>
 #include "tst-rwlock-home.h"
+
+/* The tests' hand-off threshold, ns.  */
+#define THRESHOLD_NS (WINDOW_NS * TP_HOME_WINDOW_DIV)
 
 /* The home word: __pad3 (PF_HOME in pthread_rwlock_pf.c).  */
 static unsigned int
@@ -138,6 +145,27 @@ backoff_reader (void *arg)
   return NULL;
 }
 
+/* The registration in the role's hand-off word: __writers (PF_WHO in
+   pthread_rwlock_pf.c), the TID in its low bits (FUTEX_TID_MASK,
+   tp-wait.h).  */
+static unsigned int
+role_requester (void)
+{
+  return (__atomic_load_n (&lock.__data.__writers, __ATOMIC_RELAXED)
+	  & 0x3fffffffu);
+}
+
+/* Processor 0: waits for the writer role, which the main thread holds
+   past the role's hand-off threshold.  */
+static void *
+registering_writer (void *arg)
+{
+  pin (0);
+  xpthread_rwlock_wrlock (&lock);
+  xpthread_rwlock_unlock (&lock);
+  return NULL;
+}
+
 static int
 do_test (void)
 {
@@ -222,6 +250,22 @@ do_test (void)
   xpthread_rwlock_unlock (&lock);
   xpthread_join (backoff);
   xpthread_barrier_destroy (&step);
+
+  /* G3: the writer role's hand-off threshold is a fifth of the TP
+     locks' (1 s here).  */
+  xpthread_rwlock_wrlock (&lock);
+  int64_t start = now_ns ();
+  pthread_t registering = xpthread_create (NULL, registering_writer, NULL);
+  while (role_requester () == 0 && now_ns () - start < 2 * THRESHOLD_NS)
+    usleep (1000);
+  int64_t registered = now_ns () - start;
+  TEST_VERIFY (role_requester () != 0);
+  TEST_VERIFY (registered >= THRESHOLD_NS / 5);
+  TEST_VERIFY (registered < THRESHOLD_NS);
+  printf ("info: the writer registered after %lld ms\n",
+	  (long long int) registered / 1000000);
+  xpthread_rwlock_unlock (&lock);
+  xpthread_join (registering);
   return 0;
 }
 

@@ -48,8 +48,10 @@ struct tp_lock_ref
   unsigned int *handoff;
   /* FUTEX_PRIVATE or FUTEX_SHARED, for the futex calls.  */
   int private;
-  /* Whether the lock has hand-off (and so a spinner bit).  */
+  /* Whether the lock has hand-off (and so a spinner bit), and after how
+     long a waiter registers for it (us).  */
   bool handoff_enabled;
+  int handoff_us;
   /* Whether the lock may be used by several processes (for the check
      of a registered requester, I8).  */
   bool pshared;
@@ -203,9 +205,9 @@ tp_core_defer (const struct tp_lock_ref *l, const struct tp_handoff_wait *hw,
   if (l->home == NULL || hw->requester || tp_core_holder (l, v) == 0)
     return -1;
   int64_t now = tp_now_ns (CLOCK_MONOTONIC);
-  int64_t until = tp_home_deferred_until (l->home,
-					  hw->threshold / TP_HOME_WINDOW_DIV,
-					  now);
+  int64_t window = ((int64_t) __pthread_mutex_tp_config.handoff_us * 1000
+		    / TP_HOME_WINDOW_DIV);
+  int64_t until = tp_home_deferred_until (l->home, window, now);
   /* B2: never while a registration exists.  */
   if (until == 0 || now >= hw->register_at
       || tp_handoff_reg (atomic_load_relaxed (l->handoff)) != 0)
@@ -245,8 +247,7 @@ tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
   int err = tp_check_abstime (abstime);
   if (err != 0)
     return err;
-  tp_handoff_wait_init (&hw, l->handoff_enabled,
-			__pthread_mutex_tp_config.handoff_us);
+  tp_handoff_wait_init (&hw, l->handoff_enabled, l->handoff_us);
   tp_backoff_init (&bo, &hw);
   /* Whether the caller has had to wait (C1).  */
   bool waited = contended;
@@ -541,6 +542,7 @@ tp_mutex_ref (struct tp_lock_ref *l, pthread_mutex_t *mutex, int kind)
   l->handoff = tp_handoff_word (mutex);
   l->private = tp_private (kind);
   l->handoff_enabled = tp_handoff_enabled (kind);
+  l->handoff_us = __pthread_mutex_tp_config.handoff_us;
   l->pshared = (kind & PTHREAD_MUTEX_PSHARED_BIT) != 0;
   l->rwlock = false;
   l->reader = false;
