@@ -272,7 +272,13 @@
        RIN, so the count errs only upwards, by the readers that arrive
        between the two loads.  The bits cannot return to the old value
        while the reader is counted: the phase that changed them waits
-       for it (I4).
+       for it (I4).  So tryrdlock, too, judges the limit only after it
+       has arrived, and undoes the arrival if the lock is full: judged
+       from a value it had merely loaded, two writer phases between the
+       loads could restore the bits, and a ROUT from before a hand-over
+       with a RIN from after it gave a count below zero, a wrong EAGAIN
+       (upstream tst-rwlock-tryrdlock-stall, 28 writers and 4 readers
+       on two processors, hit it).
        __cur_writer is relaxed as in pthread_rwlock_common.c.
    M6. The writer's CAS on RIN that starts its phase is acquire; it
        pairs with the release RMW of pf_phase_end, so that everything
@@ -653,26 +659,23 @@ pf_readers_present (unsigned int r, unsigned int o)
    then RIN.  If RIN's phase bits are still those of R, no writer has
    handed RIN's count over to ROUT since R, and every exit in ROUT is of
    a reader counted in the later RIN, so the two give the readers
-   present, ARRIVED (1 or 0) of them the caller; otherwise a writer
-   phase started (and counts the caller if it has arrived): no reader
-   limit is judged then.  */
+   present, the caller one of them; otherwise a writer phase started
+   (and counts the caller): no reader limit is judged then.  */
 static bool __attribute__ ((noinline))
-pf_readers_full_recheck (pthread_rwlock_t *rwlock, unsigned int r,
-			 unsigned int arrived)
+pf_readers_full_recheck (pthread_rwlock_t *rwlock, unsigned int r)
 {
   /* Acquire MO: M5, pairs with the release of pf_hand_over.  */
   unsigned int o = atomic_load_acquire (PF_ROUT (rwlock));
   unsigned int r2 = atomic_load_relaxed (PF_RIN (rwlock));
   if (((r2 ^ r) & PF_WBITS) != 0)
     return false;
-  return pf_readers_present (r2, o) - arrived >= PF_MAX_READERS;
+  return pf_readers_present (r2, o) - 1 >= PF_MAX_READERS;
 }
 
-/* True if the reader whose arrival RMW found RIN at R (ARRIVED 1) or
-   whose trylock found it so (ARRIVED 0) is one too many (G6).  */
+/* True if the reader whose arrival RMW (in rdlock or tryrdlock) found
+   RIN at R is one too many (G6).  */
 static inline bool
-pf_readers_full (pthread_rwlock_t *rwlock, unsigned int r,
-		 unsigned int arrived)
+pf_readers_full (pthread_rwlock_t *rwlock, unsigned int r)
 {
   /* During a writer phase, RIN counts the readers that wait for it; the
      readers still inside are limited by the check they passed before
@@ -683,7 +686,7 @@ pf_readers_full (pthread_rwlock_t *rwlock, unsigned int r,
   unsigned int o = atomic_load_relaxed (PF_ROUT (rwlock));
   if (__glibc_likely (pf_readers_present (r, o) < PF_MAX_READERS))
     return false;
-  return pf_readers_full_recheck (rwlock, r, arrived);
+  return pf_readers_full_recheck (rwlock, r);
 }
 
 /* Our reader exit made ROUT N, with a count of 0: wake the writer that
@@ -843,7 +846,7 @@ __pthread_rwlock_pf_rdlock (pthread_rwlock_t *rwlock, clockid_t clockid,
     }
   /* Acquire MO: M1.  */
   unsigned int r = atomic_fetch_add_acquire (PF_RIN (rwlock), PF_RINC);
-  if (__glibc_unlikely (pf_readers_full (rwlock, r, 1)))
+  if (__glibc_unlikely (pf_readers_full (rwlock, r)))
     return pf_rd_overflow (rwlock, r);
   if (__glibc_likely ((r & PF_PRES) == 0))
     {
@@ -871,14 +874,13 @@ __pthread_rwlock_pf_tryrdlock (pthread_rwlock_t *rwlock)
   unsigned int *rin = PF_RIN (rwlock);
   unsigned int r = atomic_load_relaxed (rin);
   do
-    {
-      if ((r & PF_PRES) != 0)
-	return EBUSY;
-      if (pf_readers_full (rwlock, r, 0))
-	return EAGAIN;
-    }
+    if ((r & PF_PRES) != 0)
+      return EBUSY;
   /* Acquire MO: M1.  */
   while (!atomic_compare_exchange_weak_acquire (rin, &r, r + PF_RINC));
+  /* The reader limit is judged after the arrival, as in rdlock (M5).  */
+  if (__glibc_unlikely (pf_readers_full (rwlock, r)))
+    return pf_rd_overflow (rwlock, r);
   return 0;
 }
 
