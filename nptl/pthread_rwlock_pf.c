@@ -52,15 +52,15 @@
        writer that has waited longer than a fifth of the hand-off
        threshold (glibc.pthread.mutex_tp_handoff_us; PF_ROLE_HANDOFF_DIV)
        registers and is handed the role by the next release (the TP
-       mutex's G3 and I7; one registration at a time).  Holding the role, a writer waits for
-       the end of the previous writer phase and then for at most the
-       readers present when its own phase starts, so a continuous stream
-       of readers cannot starve it.  Writers are not served in arrival
-       order: strict order makes every writer wait for the one thread
-       whose turn it is, which on a machine with more threads than
-       processors is often not running.  The role's deferral to the
-       home processor (P2) ends by the writer's registration time, so
-       it leaves this bound as it is.
+       mutex's G3 and I7; one registration at a time).  Holding the
+       role, a writer waits for the end of the previous writer phase and
+       then for at most the readers present when its own phase starts,
+       so a continuous stream of readers cannot starve it.  Writers are
+       not served in arrival order: strict order makes every writer wait
+       for the one thread whose turn it is, which on a machine with more
+       threads than processors is often not running.  The role's
+       deferral to the home processor (P2) ends by the writer's
+       registration time, so it leaves this bound as it is.
    G4. Timed and clock variants return ETIMEDOUT promptly on both
        CLOCK_REALTIME and CLOCK_MONOTONIC.  A timed-out reader, or a
        writer that times out before its phase starts, leaves the lock as
