@@ -802,7 +802,7 @@ pf_rd_defer (pthread_rwlock_t *rwlock, clockid_t clockid,
   if (pf_self_is_writer (rwlock))
     return 0;
   int64_t threshold = (int64_t) __pthread_mutex_tp_config.handoff_us * 1000;
-  int64_t window = threshold / TP_HOME_WINDOW_DIV;
+  int64_t window = tp_core_home_window ();
   int64_t start = tp_now_ns (CLOCK_MONOTONIC);
   int64_t now = start;
   /* P5.  */

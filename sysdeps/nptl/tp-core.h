@@ -190,6 +190,16 @@ tp_core_withdraw (const struct tp_lock_ref *l, pid_t tid, int err)
     }
 }
 
+/* The window of a home claim (tp-home.h), ns: a quarter of the TP
+   locks' hand-off threshold, whatever threshold the lock's waiters
+   register after (the phase-fair writer role's is shorter).  */
+static inline int64_t
+tp_core_home_window (void)
+{
+  return ((int64_t) __pthread_mutex_tp_config.handoff_us * 1000
+	  / TP_HOME_WINDOW_DIV);
+}
+
 /* C2 of the TP rwlock (P2 of the phase-fair rwlock's writer role): the
    waiter (not the requester) found the word owned, with value V, while
    the lock's home is another processor: sleep, on no lock word, until
@@ -205,9 +215,8 @@ tp_core_defer (const struct tp_lock_ref *l, const struct tp_handoff_wait *hw,
   if (l->home == NULL || hw->requester || tp_core_holder (l, v) == 0)
     return -1;
   int64_t now = tp_now_ns (CLOCK_MONOTONIC);
-  int64_t window = ((int64_t) __pthread_mutex_tp_config.handoff_us * 1000
-		    / TP_HOME_WINDOW_DIV);
-  int64_t until = tp_home_deferred_until (l->home, window, now);
+  int64_t until = tp_home_deferred_until (l->home, tp_core_home_window (),
+					  now);
   /* B2: never while a registration exists.  */
   if (until == 0 || now >= hw->register_at
       || tp_handoff_reg (atomic_load_relaxed (l->handoff)) != 0)
