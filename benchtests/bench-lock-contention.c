@@ -79,6 +79,16 @@
    (tens of ns); --no-wait-timing leaves both calls out, for throughput
    without that probe effect, and then no wait statistics are reported.
 
+   With --timer-probe, one more thread sleeps for 1 ms at a time while
+   the run lasts (clock_nanosleep) and keeps the worst lateness of its
+   sleeps: how long a thread that a timer wakes waits beyond its timeout
+   on this machine under this load, before it runs.  That is the share
+   of a worst wait that no lock protocol in user space controls (a
+   waiter that sleeps until its hand-off registration time, say, waits
+   that long beyond it).  The probe is one more thread waking a thousand
+   times a second, so the option is for the passes that study worst
+   waits, not for throughput.
+
    Invariant (the benchmark is also a smoke test)
    ==============================================
 
@@ -147,6 +157,11 @@
 			       wall-clock time; at most the number of
 			       processors); duration and iterations as
 			       above.
+     lock_contention_timer     under --timer-probe, per kind and
+			       workload: mean, min, max, timings of the
+			       probe's worst lateness in the run (ns);
+			       iterations (the probe's sleeps, all
+			       rounds), duration as above.
      lock_contention_slowpath  for kinds that count slow-path events
 			       (the TP mutex and TP rwlock), per kind,
 			       workload and event, variant
@@ -163,7 +178,8 @@
 			       "load-latency=L,rounds=N,warmup=S", with
 			       ",wait-timing=off" appended (and no
 			       lock_contention_wait variants) under
-			       --no-wait-timing: duration (requested run
+			       --no-wait-timing, and ",timer-probe=on"
+			       under --timer-probe: duration (requested run
 			       time, ns) and iterations (number of
 			       recorded runs).
 
@@ -761,6 +777,50 @@ worker_main (void *arg)
   return NULL;
 }
 
+/* The timer probe's sleep, ns.  */
+#define TIMER_PROBE_NS 1000000
+
+/* The timer probe's thread (--timer-probe), written only by it while
+   the run lasts.  */
+struct timer_probe
+{
+  _Alignas (CACHE_LINE) pthread_t thread;
+  struct run_config *cfg;
+  uint64_t sleeps;
+  uint64_t late_max_ns;
+  /* The first failing clock_nanosleep, if any.  */
+  int error;
+};
+
+static void *
+timer_probe_main (void *arg)
+{
+  struct timer_probe *p = arg;
+  struct run_config *cfg = p->cfg;
+  const struct timespec period = { 0, TIMER_PROBE_NS };
+
+  pthread_barrier_wait (&cfg->barrier);
+  while (!atomic_load_explicit (&cfg->stop, memory_order_relaxed))
+    {
+      struct timespec before, after;
+      clock_gettime (CLOCK_MONOTONIC, &before);
+      int err = clock_nanosleep (CLOCK_MONOTONIC, 0, &period, NULL);
+      clock_gettime (CLOCK_MONOTONIC, &after);
+      if (err == EINTR)
+	continue;
+      if (err != 0)
+	{
+	  p->error = err;
+	  break;
+	}
+      int64_t late = ts_diff_ns (&before, &after) - TIMER_PROBE_NS;
+      if (late > 0 && (uint64_t) late > p->late_max_ns)
+	p->late_max_ns = late;
+      p->sleeps++;
+    }
+  return NULL;
+}
+
 
 /* Results.  */
 
@@ -810,6 +870,9 @@ struct result
   uint64_t nvcsw;
   /* Processor time of all threads, ns.  */
   uint64_t cpu_ns;
+  /* The timer probe's completed sleeps and their worst lateness, ns.  */
+  uint64_t probe_sleeps;
+  uint64_t probe_late_max_ns;
   struct wait_stats wait[WAIT_CLASSES];
   /* Valid if the kind counts slow-path events: the sum over the
      threads.  */
@@ -966,15 +1029,17 @@ summarize (struct result *r, unsigned int threads, const struct worker *w)
 }
 
 /* Runs kind C->kind on workload C->wl for DURATION seconds, checks the
-   invariant and stores the results in R.  */
+   invariant and stores the results in R.  TIME_WAITS: time the lock
+   calls; TIMER_PROBE: run the timer probe beside the workers.  */
 static void
 run_one (const struct cell *c, struct result *r, double duration,
-	 bool time_waits)
+	 bool time_waits, bool timer_probe)
 {
   unsigned int threads = c->wl->threads;
   struct run_config cfg;
   struct worker *w;
   size_t wsize = threads * sizeof (struct worker);
+  struct timer_probe probe;
   int err;
 
   cfg.kind = c->kind;
@@ -994,9 +1059,18 @@ run_one (const struct cell *c, struct result *r, double duration,
   data.counter = 0;
   data.check = ~(uint64_t) 0;
 
-  err = pthread_barrier_init (&cfg.barrier, NULL, threads + 1);
+  err = pthread_barrier_init (&cfg.barrier, NULL,
+			      threads + 1 + (timer_probe ? 1 : 0));
   if (err != 0)
     fatal_errno ("pthread_barrier_init", err);
+  memset (&probe, 0, sizeof probe);
+  if (timer_probe)
+    {
+      probe.cfg = &cfg;
+      err = pthread_create (&probe.thread, NULL, timer_probe_main, &probe);
+      if (err != 0)
+	fatal_errno ("pthread_create", err);
+    }
   for (unsigned int i = 0; i < threads; i++)
     {
       w[i].cfg = &cfg;
@@ -1016,9 +1090,19 @@ run_one (const struct cell *c, struct result *r, double duration,
       if (err != 0)
 	fatal_errno ("pthread_join", err);
     }
+  if (timer_probe)
+    {
+      err = pthread_join (probe.thread, NULL);
+      if (err != 0)
+	fatal_errno ("pthread_join", err);
+      if (probe.error != 0)
+	fatal_errno ("clock_nanosleep", probe.error);
+    }
   pthread_barrier_destroy (&cfg.barrier);
 
   summarize (r, threads, w);
+  r->probe_sleeps = probe.sleeps;
+  r->probe_late_max_ns = probe.late_max_ns;
   check_invariant (c, w);
   err = c->kind->ops->destroy (&the_lock);
   if (err != 0)
@@ -1098,6 +1182,14 @@ fig_cpus_busy (const struct result *r, unsigned int arg)
 {
   (void) arg;
   return (double) r->cpu_ns / (double) r->elapsed_ns;
+}
+
+/* The timer probe's worst lateness, ns.  */
+static double
+fig_timer_late (const struct result *r, unsigned int arg)
+{
+  (void) arg;
+  return r->probe_late_max_ns;
 }
 
 /* ARG is class * WAIT_STATS + statistic.  */
@@ -1227,6 +1319,26 @@ emit_mean_function (json_ctx_t *js, const char *function,
   json_attr_object_end (js);
 }
 
+/* The timer probe's function (--timer-probe): per cell of CELLS, the
+   worst lateness, and the probe's sleeps in all rounds as iterations.  */
+static void
+emit_timer (json_ctx_t *js, const struct cell *cells, size_t ncells)
+{
+  char name[NAME_MAX_LEN];
+
+  json_attr_object_begin (js, "lock_contention_timer");
+  for (size_t i = 0; i < ncells; i++)
+    {
+      uint64_t sleeps = 0;
+      for (unsigned int r = 0; r < cells[i].rounds; r++)
+	sleeps += cells[i].round[r].probe_sleeps;
+      run_name (name, sizeof name, &cells[i]);
+      emit_figure (js, name, &cells[i], cell_elapsed_ns (&cells[i]), sleeps,
+		   "mean", fig_timer_late, 0);
+    }
+  json_attr_object_end (js);
+}
+
 static void
 emit_throughput (json_ctx_t *js, const struct cell *c)
 {
@@ -1302,7 +1414,7 @@ emit_slowpath (json_ctx_t *js, const struct cell *c)
 static void
 emit_json (FILE *fp, bool fragment, const struct cell *cells, size_t ncells,
 	   double duration, double warmup, unsigned int load_latency,
-	   bool time_waits)
+	   bool time_waits, bool timer_probe)
 {
   json_ctx_t js;
   char name[NAME_MAX_LEN];
@@ -1338,6 +1450,9 @@ emit_json (FILE *fp, bool fragment, const struct cell *cells, size_t ncells,
   emit_mean_function (&js, "lock_contention_cpu", cells, ncells,
 		      fig_cpus_busy);
 
+  if (timer_probe)
+    emit_timer (&js, cells, ncells);
+
   json_attr_object_begin (&js, "lock_contention_slowpath");
   for (size_t i = 0; i < ncells; i++)
     if (cells[i].kind->slowpath != NULL)
@@ -1347,9 +1462,10 @@ emit_json (FILE *fp, bool fragment, const struct cell *cells, size_t ncells,
   json_attr_object_begin (&js, "lock_contention_config");
   for (size_t i = 0; i < ncells; i++)
     runs += cells[i].rounds;
-  snprintf (name, sizeof name, "load-latency=%u,rounds=%u,warmup=%g%s",
+  snprintf (name, sizeof name, "load-latency=%u,rounds=%u,warmup=%g%s%s",
 	    load_latency, ncells > 0 ? cells[0].rounds : 0, warmup,
-	    time_waits ? "" : ",wait-timing=off");
+	    time_waits ? "" : ",wait-timing=off",
+	    timer_probe ? ",timer-probe=on" : "");
   json_attr_object_begin (&js, name);
   json_attr_double (&js, "duration", duration * 1e9);
   json_attr_uint (&js, "iterations", runs);
@@ -1390,6 +1506,7 @@ struct options
   const char *output;
   bool fragment;
   bool no_wait_timing;
+  bool timer_probe;
 };
 
 static void __attribute__ ((noreturn, format (printf, 1, 2)))
@@ -1430,6 +1547,9 @@ Measure lock throughput, fairness and wait times under contention.\n\
                         (default 0.05)\n\
   --no-wait-timing      do not time the lock calls: no wait statistics,\n\
                         but no clock_gettime cost inside the lock\n\
+  --timer-probe         run one more thread that sleeps 1 ms at a time\n\
+                        and report its worst lateness per run (what a\n\
+                        timer wake-up waits for a processor)\n\
   --output FILE         write the JSON to FILE instead of standard output\n\
   --fragment            print only the functions, for benchtests bench.out\n\
   --document            print a complete document (the default)\n\
@@ -1579,6 +1699,7 @@ enum
     OPT_REPEAT,
     OPT_WARMUP,
     OPT_NO_WAIT_TIMING,
+    OPT_TIMER_PROBE,
     OPT_OUTPUT,
     OPT_FRAGMENT,
     OPT_DOCUMENT,
@@ -1598,6 +1719,7 @@ static const struct option long_options[] =
     { "repeat", required_argument, NULL, OPT_REPEAT },
     { "warmup", required_argument, NULL, OPT_WARMUP },
     { "no-wait-timing", no_argument, NULL, OPT_NO_WAIT_TIMING },
+    { "timer-probe", no_argument, NULL, OPT_TIMER_PROBE },
     { "output", required_argument, NULL, OPT_OUTPUT },
     { "fragment", no_argument, NULL, OPT_FRAGMENT },
     { "document", no_argument, NULL, OPT_DOCUMENT },
@@ -1676,6 +1798,9 @@ parse_options (int argc, char **argv, struct options *o)
 	break;
       case OPT_NO_WAIT_TIMING:
 	o->no_wait_timing = true;
+	break;
+      case OPT_TIMER_PROBE:
+	o->timer_probe = true;
 	break;
       case OPT_OUTPUT:
 	o->output = optarg;
@@ -1839,12 +1964,12 @@ run_group (const struct options *o, struct group *g, size_t i, size_t n)
 
   if (o->warmup > 0)
     for (size_t k = 0; k < g->ncells; k++)
-      run_one (&g->cells[k], &scratch, o->warmup, timed);
+      run_one (&g->cells[k], &scratch, o->warmup, timed, o->timer_probe);
   for (unsigned int r = 0; r < o->repeat; r++)
     for (size_t p = 0; p < g->ncells; p++)
       {
 	struct cell *c = &g->cells[(p + r) % g->ncells];
-	run_one (c, &c->round[r], o->duration, timed);
+	run_one (c, &c->round[r], o->duration, timed, o->timer_probe);
 	if (seconds_since (&progress_mark) >= PROGRESS_INTERVAL)
 	  {
 	    fprintf (stderr, "[%zu/%zu] ... round %u of %u, %s\n", i, n,
@@ -1923,7 +2048,7 @@ main (int argc, char **argv)
     }
 
   emit_json (out, o.fragment, cells, ncells, o.duration, o.warmup,
-	     o.load_latency, !o.no_wait_timing);
+	     o.load_latency, !o.no_wait_timing, o.timer_probe);
   if (fflush (out) != 0 || ferror (out)
       || (out != stdout && fclose (out) != 0))
     {

@@ -5,8 +5,9 @@
 # failed), the lock-less `busted' control must be caught, a run of every
 # kind in interleaved rounds must give valid benchout JSON with a value
 # per round in every variant and a ratio to its baseline for every kind
-# in the report, and the fast-path benchmark must produce valid benchout
-# JSON.  About 20 seconds.
+# in the report, the fast-path benchmark must produce valid benchout
+# JSON, and the timer probe must report for every run and only when
+# asked.  About 20 seconds.
 
 set -u
 objdir=$1 sum=$2
@@ -104,6 +105,46 @@ sys.exit("processors busy out of [0.5, 1.1]: %s" % bad if bad else 0)' "$1"
   2> "$tmp/cpus.log" \
   && cpus_ok "$tmp/cpus.json"
 result cpus-busy-figure $?
+
+# probe_ok FILE WANT: FILE has the timer probe's figure for every run
+# (WANT 1) or for none (WANT 0).  The probe slept in every run (a 0.2 s
+# round has room for many 1 ms sleeps), its worst lateness is at least
+# 0 and below a round, and the config names the probe.
+probe_ok() {
+  "$python" -c '
+import json, sys
+functions = json.load(open(sys.argv[1]))["functions"]
+want = sys.argv[2] == "1"
+runs = set(functions["lock_contention"])
+late = functions.get("lock_contention_timer", {})
+config = " ".join(functions["lock_contention_config"])
+if not want:
+    sys.exit("timer figures without --timer-probe" if late
+             or "timer-probe" in config else 0)
+if set(late) != runs:
+    sys.exit("runs without a timer figure: %s" % sorted(runs - set(late)))
+idle = [name for name, v in late.items() if v["iterations"] < 20]
+if idle:
+    sys.exit("a probe that hardly slept: %s" % idle)
+bad = {name: v["timings"] for name, v in late.items()
+       if not all(0 <= t < 0.2e9 for t in v["timings"])}
+if bad:
+    sys.exit("timer lateness out of [0, 0.2 s): %s" % bad)
+if "timer-probe=on" not in config:
+    sys.exit("config does not name the probe: %s" % config)' "$1" "$2"
+}
+
+"$objdir/testrun.sh" "$bench" --kinds mutex-normal,rwlock-default \
+  --threads 2 --cs short --lock-latency 0 --read-pct 50 --repeat 2 \
+  --warmup 0 --duration 0.2 --timer-probe --document \
+  --output "$tmp/probe.json" 2> "$tmp/probe.log" \
+  && valid_json "$tmp/probe.json" \
+  && probe_ok "$tmp/probe.json" 1 \
+  && probe_ok "$tmp/cpus.json" 0 \
+  && "$python" "$report" --json "$tmp/probe.json" --table \
+       --columns 'Mops/s,timer late us' > "$tmp/probe.txt" \
+  && grep -q 'timer late us' "$tmp/probe.txt"
+result timer-probe-figure $?
 
 "$objdir/testrun.sh" "$fastpath" --document > "$tmp/fastpath.json" \
   && valid_json "$tmp/fastpath.json"

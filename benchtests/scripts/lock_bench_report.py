@@ -163,6 +163,7 @@ def parse_cells(path, functions):
     others = {'lock_contention_fairness': ('mean', 'fairness'),
               'lock_contention_ctxsw': ('mean', 'ctxsw'),
               'lock_contention_cpu': ('mean', 'cpus'),
+              'lock_contention_timer': ('mean', 'timer-late'),
               'lock_contention_wait': ('latency', None),
               'lock_contention_slowpath': ('mean', None)}
     for function, (field, fig_name) in others.items():
@@ -330,6 +331,7 @@ COLUMNS = [('Mops/s', 'throughput', 1e-6),
            ('wr worst us', ('wr-wait', 'max'), 1e-3),
            ('ctxsw/op', 'ctxsw', 1.0),
            ('cpus busy', 'cpus', 1.0),
+           ('timer late us', 'timer-late', 1e-3),
            ('sys/op', syscalls_per_op, 1.0),
            ('unlock sys %', 'unlock-syscalls', 100.0),
            ('handoff/Mop', 'handoffs', 1e6)]
