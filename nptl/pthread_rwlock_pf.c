@@ -437,9 +437,12 @@ pf_spin_or_sleep (unsigned int *word, unsigned int val, unsigned int flag,
    writer wait was 5.8-6.6 ms with the whole threshold, 3.0-4.0 ms with
    a fifth, at the same throughput; a twentieth brought it only to
    2.1-2.7 ms, lost a fifth of the throughput at 16 threads and 90 %
-   reads, and still waited 2.4-3.0 ms for the role: the rest is the time
-   a woken waiter waits for a processor, once for its registration and
-   once for its grant.  */
+   reads, and still waited 2.4-3.0 ms for the role.  The rest is the
+   time a waiter that sleeps until its registration time waits for a
+   processor after it (the grant that follows wakes it within tens of
+   microseconds: the role it is handed stops the other writers), about
+   what any sleeping thread of the process waits then: 1.2-2.4 ms under
+   this load (bench-lock-contention --timer-probe).  */
 #define PF_ROLE_HANDOFF_DIV 5
 
 static inline void
