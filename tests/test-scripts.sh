@@ -224,8 +224,9 @@ check manifest manifest_matches
 # The benchmark report's help prints (argparse formats every help string
 # with %, so a literal % in one makes --help fail).
 bench_report_help() {
+  # argparse wraps the help to the terminal's width: join the lines.
   "${PYTHON3:-python3}" "$top/benchtests/scripts/lock_bench_report.py" --help \
-    | grep -q 'unlock sys %'
+    | tr -s ' \n' '  ' | grep -q 'unlock sys %'
 }
 check bench-report-help bench_report_help
 
