@@ -784,7 +784,7 @@ worker_main (void *arg)
    the run lasts.  */
 struct timer_probe
 {
-  _Alignas (CACHE_LINE) pthread_t thread;
+  pthread_t thread;
   struct run_config *cfg;
   uint64_t sleeps;
   uint64_t late_max_ns;
@@ -1266,6 +1266,16 @@ cell_ops (const struct cell *c)
   return sum;
 }
 
+/* The timer probe's sleeps in all rounds of C.  */
+static uint64_t
+cell_probe_sleeps (const struct cell *c)
+{
+  uint64_t sum = 0;
+  for (unsigned int i = 0; i < c->rounds; i++)
+    sum += c->round[i].probe_sleeps;
+  return sum;
+}
+
 
 /* JSON output.  */
 
@@ -1302,10 +1312,11 @@ emit_figure (json_ctx_t *js, const char *name, const struct cell *c,
 }
 
 /* Function FUNCTION: per cell of CELLS, its figure F (ARG 0) with the
-   median in "mean", and the cell's duration and iterations.  */
+   median in "mean", the cell's duration, and ITERATIONS of the cell.  */
 static void
 emit_mean_function (json_ctx_t *js, const char *function,
-		    const struct cell *cells, size_t ncells, figure_fn *f)
+		    const struct cell *cells, size_t ncells, figure_fn *f,
+		    uint64_t (*iterations) (const struct cell *))
 {
   char name[NAME_MAX_LEN];
 
@@ -1314,27 +1325,7 @@ emit_mean_function (json_ctx_t *js, const char *function,
     {
       run_name (name, sizeof name, &cells[i]);
       emit_figure (js, name, &cells[i], cell_elapsed_ns (&cells[i]),
-		   cell_ops (&cells[i]), "mean", f, 0);
-    }
-  json_attr_object_end (js);
-}
-
-/* The timer probe's function (--timer-probe): per cell of CELLS, the
-   worst lateness, and the probe's sleeps in all rounds as iterations.  */
-static void
-emit_timer (json_ctx_t *js, const struct cell *cells, size_t ncells)
-{
-  char name[NAME_MAX_LEN];
-
-  json_attr_object_begin (js, "lock_contention_timer");
-  for (size_t i = 0; i < ncells; i++)
-    {
-      uint64_t sleeps = 0;
-      for (unsigned int r = 0; r < cells[i].rounds; r++)
-	sleeps += cells[i].round[r].probe_sleeps;
-      run_name (name, sizeof name, &cells[i]);
-      emit_figure (js, name, &cells[i], cell_elapsed_ns (&cells[i]), sleeps,
-		   "mean", fig_timer_late, 0);
+		   iterations (&cells[i]), "mean", f, 0);
     }
   json_attr_object_end (js);
 }
@@ -1436,7 +1427,7 @@ emit_json (FILE *fp, bool fragment, const struct cell *cells, size_t ncells,
   json_attr_object_end (&js);
 
   emit_mean_function (&js, "lock_contention_fairness", cells, ncells,
-		      fig_fairness);
+		      fig_fairness, cell_ops);
 
   json_attr_object_begin (&js, "lock_contention_wait");
   if (time_waits)
@@ -1445,13 +1436,14 @@ emit_json (FILE *fp, bool fragment, const struct cell *cells, size_t ncells,
   json_attr_object_end (&js);
 
   emit_mean_function (&js, "lock_contention_ctxsw", cells, ncells,
-		      fig_ctxsw);
+		      fig_ctxsw, cell_ops);
 
   emit_mean_function (&js, "lock_contention_cpu", cells, ncells,
-		      fig_cpus_busy);
+		      fig_cpus_busy, cell_ops);
 
   if (timer_probe)
-    emit_timer (&js, cells, ncells);
+    emit_mean_function (&js, "lock_contention_timer", cells, ncells,
+			fig_timer_late, cell_probe_sleeps);
 
   json_attr_object_begin (&js, "lock_contention_slowpath");
   for (size_t i = 0; i < ncells; i++)

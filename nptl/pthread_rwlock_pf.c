@@ -437,12 +437,10 @@ pf_spin_or_sleep (unsigned int *word, unsigned int val, unsigned int flag,
    writer wait was 5.8-6.6 ms with the whole threshold, 3.0-4.0 ms with
    a fifth, at the same throughput; a twentieth brought it only to
    2.1-2.7 ms, lost a fifth of the throughput at 16 threads and 90 %
-   reads, and still waited 2.4-3.0 ms for the role.  The rest is the
-   time a waiter that sleeps until its registration time waits for a
-   processor after it (the grant that follows wakes it within tens of
-   microseconds: the role it is handed stops the other writers), about
-   what any sleeping thread of the process waits then: 1.2-2.4 ms under
-   this load (bench-lock-contention --timer-probe).  */
+   reads, and still waited 2.4-3.0 ms for the role.  The rest is about
+   what any sleeping thread of the process waits for a processor under
+   that load: 1.2-2.4 ms at the default threshold by
+   bench-lock-contention --timer-probe (make bench's hand-off passes).  */
 #define PF_ROLE_HANDOFF_DIV 5
 
 static inline void
