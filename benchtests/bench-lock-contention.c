@@ -203,6 +203,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1247,33 +1248,33 @@ cell_median (const struct cell *c, figure_fn *f, unsigned int arg)
   return cell_spread (c, f, arg, values).median;
 }
 
-/* Totals over the rounds of C.  */
+/* The total over the rounds of C of the uint64_t member of struct
+   result at OFFSET.  */
 static uint64_t
-cell_elapsed_ns (const struct cell *c)
+cell_total (const struct cell *c, size_t offset)
 {
   uint64_t sum = 0;
   for (unsigned int i = 0; i < c->rounds; i++)
-    sum += c->round[i].elapsed_ns;
+    sum += *(const uint64_t *) ((const char *) &c->round[i] + offset);
   return sum;
+}
+
+static uint64_t
+cell_elapsed_ns (const struct cell *c)
+{
+  return cell_total (c, offsetof (struct result, elapsed_ns));
 }
 
 static uint64_t
 cell_ops (const struct cell *c)
 {
-  uint64_t sum = 0;
-  for (unsigned int i = 0; i < c->rounds; i++)
-    sum += c->round[i].ops;
-  return sum;
+  return cell_total (c, offsetof (struct result, ops));
 }
 
-/* The timer probe's sleeps in all rounds of C.  */
 static uint64_t
 cell_probe_sleeps (const struct cell *c)
 {
-  uint64_t sum = 0;
-  for (unsigned int i = 0; i < c->rounds; i++)
-    sum += c->round[i].probe_sleeps;
-  return sum;
+  return cell_total (c, offsetof (struct result, probe_sleeps));
 }
 
 
