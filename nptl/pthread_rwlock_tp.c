@@ -369,10 +369,13 @@ static __thread struct
 } tprw_races;
 
 /* C5: the caller took a read lock of RWLOCK after its CAS had failed
-   (a race).  */
+   (a race).  Only on the user-space path, which alone defers to HOME
+   and clears it (C2, C4).  */
 static inline void
 tprw_note_race (pthread_rwlock_t *rwlock)
 {
+  if (tprw_use_kernel ())
+    return;
   int64_t now = tp_now_ns (CLOCK_MONOTONIC);
   if (now - tprw_races.since > TPRW_RACE_PERIOD_NS)
     {
