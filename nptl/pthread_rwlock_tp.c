@@ -199,9 +199,9 @@
 	 operations races are rarer still (0.95-1.02).
    HOME is a hint: it delays attempts, and decides no ownership, so all
    its accesses are relaxed.  Readers claim it only by C5.  Without
-   rseq (the processor unknown) nobody claims or defers.  The deferral sleeps are on no futex word, so I2 is
-   untouched, and they end at the registration time, so the starvation
-   bound below holds as before.
+   rseq (the processor unknown) nobody claims or defers.  The deferral
+   sleeps are on no futex word, so I2 is untouched, and they end at the
+   registration time, so the starvation bound below holds as before.
 
    Starvation bound: a waiter registers after the threshold (its sleeps
    are bounded so that it does, as the mutex's I7); then the current

@@ -25,7 +25,9 @@
        reader on processor 1 defers (a counted sleep) for the rest of the
        window, then joins and claims the home for processor 1;
    C4  after the window, a writer on processor 0 that finds the lock free
-       takes it without waiting and clears the home word.
+       takes it without waiting and clears the home word;
+   C5  two readers on processors 0 and 1 that lock and unlock without a
+       pause race in the fast path, and one of them claims the home.
    With rseq disabled (tst-rwlock-tp-home-norseq) nobody claims or
    defers: the home word stays 0 and the reader on processor 1 joins at
    once.  */
@@ -64,6 +66,41 @@ other_reader (void *arg)
   return NULL;
 }
 
+/* C5: read lock and unlock without a pause on processor (intptr_t)
+   ARG until the home word is set or the main thread says stop.  */
+static bool stop_racing;
+
+static void *
+racing_reader (void *arg)
+{
+  pin ((intptr_t) arg);
+  xpthread_barrier_wait (&barrier);
+  while (!__atomic_load_n (&stop_racing, __ATOMIC_RELAXED) && home () == 0)
+    {
+      xpthread_rwlock_rdlock (&lock);
+      xpthread_rwlock_unlock (&lock);
+    }
+  return NULL;
+}
+
+/* C5: race two readers for up to SECONDS; returns whether the home word
+   was set.  */
+static bool
+race_readers (int seconds)
+{
+  xpthread_barrier_init (&barrier, NULL, 2);
+  pthread_t t0 = xpthread_create (NULL, racing_reader, (void *) 0);
+  pthread_t t1 = xpthread_create (NULL, racing_reader, (void *) 1);
+  int64_t deadline = now_ns () + seconds * INT64_C (1000000000);
+  while (home () == 0 && now_ns () < deadline)
+    usleep (10000);
+  __atomic_store_n (&stop_racing, true, __ATOMIC_RELAXED);
+  xpthread_join (t0);
+  xpthread_join (t1);
+  xpthread_barrier_destroy (&barrier);
+  return home () != 0;
+}
+
 static int
 do_test (void)
 {
@@ -92,6 +129,11 @@ do_test (void)
   xpthread_rwlock_wrlock (&lock);
   TEST_COMPARE (home (), 0);
   xpthread_rwlock_unlock (&lock);
+
+  /* C5: readers only, racing on two processors, claim the home; without
+     rseq nobody does (a second is plenty for the races to happen).  */
+  bool claimed = race_readers (__rseq_size > 0 ? 10 : 1);
+  TEST_COMPARE (claimed, __rseq_size > 0);
   return 0;
 }
 
