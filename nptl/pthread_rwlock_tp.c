@@ -501,8 +501,8 @@ __pthread_rwlock_tp_trywrlock (pthread_rwlock_t *rwlock)
    with W set: user-space path, the TP core.  Out of line, so that the
    unlock fast paths (R0) set up no frame for the core's lock reference
    (with the stack protector: 107 instructions per uncontended read
-   lock and unlock, against 99 out of line; callgrind on
-   tests/callgrind/lock-fastpath.c rwlock-rd with
+   lock and unlock, against 99 out of line, 100 with C5's single CAS;
+   callgrind on tests/callgrind/lock-fastpath.c rwlock-rd with
    GLIBC_TUNABLES=glibc.pthread.rwlock_kind=4).  */
 static void __attribute_noinline__
 tprw_release_user (pthread_rwlock_t *rwlock)
