@@ -264,7 +264,9 @@ sleep_loop:
   /* C2: the lock's home is another processor (tp_home_deferred_until,
      a nondeterministic choice here): a waiter that is not the requester
      finds the word owned and nobody registered, so it sleeps on no lock
-     word until the home's window ends, unannounced.  As B1's step
+     word until the home's window ends, unannounced (the code defers
+     for a writer's word only if WAITERS is set; the wider choice here
+     covers that).  As B1's step
      below, of which it is a variant (a sleep on no lock word, then a
      new look), at most once per lock call, and the two share the
      bound.  */

@@ -171,10 +171,15 @@
      C2  A thread on another processor, within the window (a quarter
 	 of the hand-off threshold) of the last claim, takes no fast path
 	 and does not spin; in the sleep loop, if it is not the
-	 requester, the word is owned (even by readers it could join) and
-	 nobody is registered, it sleeps on no lock word until the window
-	 ends, but not past its registration time nor its timeout.  A
-	 free word it takes at once (nobody's cache line is lost by it).
+	 requester, the word is owned by readers (even ones it could
+	 join) or by a writer that another waiter sleeps for
+	 (FUTEX_WAITERS), and nobody is registered, it sleeps on no lock
+	 word until the window ends, but not past its registration time
+	 nor its timeout.  A free word it takes at once (nobody's cache
+	 line is lost by it).  A writer's word that nobody sleeps for is
+	 no queue: the thread sleeps on the word, so that the release
+	 wakes it, instead of leaving its processor idle for the window
+	 (figures at the phase-fair rwlock's P2, which shares the rule).
      C3  The requester ignores HOME: hand-off rotates the lock to the
 	 other processors at least once per threshold.
      C4  A thread that takes the word in the slow path without having

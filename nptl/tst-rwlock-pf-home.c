@@ -34,6 +34,10 @@
    P5  a reader on processor 1 during whose deferral nobody claimed the
        home does not defer again for two windows: it waits for the
        writer phase instead, and then claims the home (P1);
+   P2  for the role: a writer on processor 1 that finds the role held
+       by a writer nobody else waits for sleeps until the release,
+       without deferring; a second one, which finds the first asleep,
+       defers;
    G3  a writer waiting for the writer role registers for hand-off
        after a fifth of the threshold (200 ms), well before the whole
        threshold.
@@ -145,6 +149,24 @@ backoff_reader (void *arg)
   return NULL;
 }
 
+/* P2 for the role: processor 1's writers for the role that the main thread holds
+   within the window of processor 0's claim.  The first (ARG 0) finds
+   nobody asleep for the role, so sleeps until the release without
+   deferring; the second (ARG 1) finds the first asleep and defers.  */
+static void *
+role_writer (void *arg)
+{
+  pin (1);
+  unsigned long int before = deferrals ();
+  xpthread_rwlock_wrlock (&lock);
+  if (arg != NULL && __rseq_size > 0)
+    TEST_VERIFY (deferrals () > before);
+  else
+    TEST_COMPARE (deferrals (), before);
+  xpthread_rwlock_unlock (&lock);
+  return NULL;
+}
+
 /* The registration in the role's hand-off word: __writers (PF_WHO in
    pthread_rwlock_pf.c), the TID in its low bits (FUTEX_TID_MASK,
    tp-wait.h).  */
@@ -250,6 +272,22 @@ do_test (void)
   xpthread_rwlock_unlock (&lock);
   xpthread_join (backoff);
   xpthread_barrier_destroy (&step);
+
+  /* P2 for the role: processor 0 claims the home and holds the write lock; the
+     first writer on processor 1 sleeps for the role, the second
+     defers.  Both have waited well under the role's threshold (200 ms)
+     when we release, so neither registers.  */
+  xpthread_rwlock_wrlock (&lock);
+  contend (waiting_writer);
+  TEST_COMPARE (home () & TP_HOME_TAG_MASK, tag_of (0));
+  xpthread_rwlock_wrlock (&lock);
+  pthread_t first = xpthread_create (NULL, role_writer, NULL);
+  usleep (50000);
+  pthread_t second = xpthread_create (NULL, role_writer, (void *) 1);
+  usleep (50000);
+  xpthread_rwlock_unlock (&lock);
+  xpthread_join (first);
+  xpthread_join (second);
 
   /* G3: the writer role's hand-off threshold is a fifth of the TP
      locks' (1 s here).  */

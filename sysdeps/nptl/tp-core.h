@@ -204,15 +204,22 @@ tp_core_home_window (void)
    waiter (not the requester) found the word owned, with value V, while
    the lock's home is another processor: sleep, on no lock word, until
    the home's window ends, but no later than the waiter's registration
-   time (I7) nor its timeout (ABSTIME on CLOCKID).  Returns -1 if there
-   was no reason to defer, else 0 after the sleep or the timeout's
+   time (I7) nor its timeout (ABSTIME on CLOCKID).  A word that a writer
+   holds with nobody asleep for it is no queue: the waiter announces
+   itself and sleeps on the word instead, so that the release wakes it
+   (the other processor may have nothing else to run).  Returns -1 if
+   there was no reason to defer, else 0 after the sleep or the timeout's
    ETIMEDOUT / EINVAL / EOVERFLOW.  */
 static inline int
 tp_core_defer (const struct tp_lock_ref *l, const struct tp_handoff_wait *hw,
 	       unsigned int v, clockid_t clockid,
 	       const struct __timespec64 *abstime)
 {
-  if (l->home == NULL || hw->requester || tp_core_holder (l, v) == 0)
+  unsigned int holder = tp_core_holder (l, v);
+  if (l->home == NULL || hw->requester || holder == 0)
+    return -1;
+  /* A writer's word without FUTEX_WAITERS: no queue.  */
+  if (holder != TPRW_SHARED && (v & FUTEX_WAITERS) == 0)
     return -1;
   int64_t now = tp_now_ns (CLOCK_MONOTONIC);
   int64_t until = tp_home_deferred_until (l->home, tp_core_home_window (),
