@@ -218,8 +218,10 @@ tp_core_defer (const struct tp_lock_ref *l, const struct tp_handoff_wait *hw,
   unsigned int holder = tp_core_holder (l, v);
   if (l->home == NULL || hw->requester || holder == 0)
     return -1;
-  /* A writer's word without FUTEX_WAITERS: no queue.  */
-  if (holder != TPRW_SHARED && (v & FUTEX_WAITERS) == 0)
+  /* A writer's word (a mutex-like word's is always one) without
+     FUTEX_WAITERS: no queue.  */
+  bool readers = l->rwlock && holder == TPRW_SHARED;
+  if (!readers && (v & FUTEX_WAITERS) == 0)
     return -1;
   int64_t now = tp_now_ns (CLOCK_MONOTONIC);
   int64_t until = tp_home_deferred_until (l->home, tp_core_home_window (),
