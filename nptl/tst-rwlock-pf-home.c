@@ -149,10 +149,11 @@ backoff_reader (void *arg)
   return NULL;
 }
 
-/* P2 for the role: processor 1's writers for the role that the main thread holds
-   within the window of processor 0's claim.  The first (ARG 0) finds
-   nobody asleep for the role, so sleeps until the release without
-   deferring; the second (ARG 1) finds the first asleep and defers.  */
+/* P2 for the role: processor 1's writers for the role that the main
+   thread holds within the window of processor 0's claim.  The first
+   (ARG 0) finds nobody asleep for the role, so sleeps until the
+   release without deferring; the second (ARG 1) finds the first asleep
+   and defers.  */
 static void *
 role_writer (void *arg)
 {
@@ -273,18 +274,21 @@ do_test (void)
   xpthread_join (backoff);
   xpthread_barrier_destroy (&step);
 
-  /* P2 for the role: processor 0 claims the home and holds the write lock; the
-     first writer on processor 1 sleeps for the role, the second
-     defers.  Both have waited well under the role's threshold (200 ms)
-     when we release, so neither registers.  */
+  /* P2 for the role: processor 0 claims the home and holds the write
+     lock; the first writer on processor 1 sleeps for the role (its
+     FUTEX_WAITERS shows in the role's word, __writers_futex), the
+     second defers.  Both have waited well under the role's threshold
+     (200 ms) when we release, so neither registers.  */
   xpthread_rwlock_wrlock (&lock);
   contend (waiting_writer);
   TEST_COMPARE (home () & TP_HOME_TAG_MASK, tag_of (0));
   xpthread_rwlock_wrlock (&lock);
   pthread_t first = xpthread_create (NULL, role_writer, NULL);
-  usleep (50000);
+  while ((__atomic_load_n (&lock.__data.__writers_futex, __ATOMIC_RELAXED)
+	  & 0x80000000u) == 0)
+    usleep (1000);
   pthread_t second = xpthread_create (NULL, role_writer, (void *) 1);
-  usleep (50000);
+  usleep (80000);
   xpthread_rwlock_unlock (&lock);
   xpthread_join (first);
   xpthread_join (second);
