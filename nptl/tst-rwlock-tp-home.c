@@ -27,9 +27,9 @@
    C4  after the window, a writer on processor 0 that finds the lock free
        takes it without waiting and clears the home word;
    C5  two readers on processors 0 and 1 that lock and unlock without a
-       pause race in the fast path, and one of them claims the home (not
-       for the phase-fair kind that glibc.pthread.rwlock_kind=3 makes of
-       the lock in make check-nptl-tp).
+       pause race in the fast path, and one of them claims the home.
+   The test's GLIBC_TUNABLES (nptl/Makefile) replace any a suite sets, so
+   the lock is of the TP kind in every suite.
    With rseq disabled (tst-rwlock-tp-home-norseq) nobody claims or
    defers: the home word stays 0 and the reader on processor 1 joins at
    once.  */
@@ -139,13 +139,10 @@ do_test (void)
   xpthread_rwlock_unlock (&lock);
 
   /* C5: readers only, racing on two processors, claim the home; without
-     rseq nobody does (a second is plenty for the races to happen).  C5
-     is the TP kind's: glibc.pthread.rwlock_kind=3 (make check-nptl-tp)
-     makes this lock phase-fair at its first acquisition, and a
-     phase-fair reader never races.  */
-  bool tp = lock.__data.__flags == PTHREAD_RWLOCK_TP_NP;
-  bool claimed = race_readers (__rseq_size > 0 && tp ? 10 : 1);
-  TEST_COMPARE (claimed, __rseq_size > 0 && tp);
+     rseq nobody does (a second is plenty for the races to happen).  */
+  TEST_COMPARE (lock.__data.__flags, PTHREAD_RWLOCK_TP_NP);
+  bool claimed = race_readers (__rseq_size > 0 ? 10 : 1);
+  TEST_COMPARE (claimed, __rseq_size > 0);
   return 0;
 }
 
