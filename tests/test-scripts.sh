@@ -40,6 +40,11 @@
 #   app-lock-share        app_bench.py's share of lock code adds up the
 #                         libc lock functions and the futex system call
 #                         from perf report, and nothing else
+#   bench-confirm         lock_bench_confirm.py measures again exactly the
+#                         cells below or just above their floor target,
+#                         far below too, with the sweep's
+#                         workload, and tells met, noise and NOT met
+#                         apart from the pooled rounds
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -360,3 +365,81 @@ print("%.2f" % app_bench.lock_share("data"))' "$top/tests/app") \
     && [ "$share" = 6.50 ]
 }
 check app-lock-share app_lock_share
+
+# The near-target pass of make bench (benchtests/scripts/
+# lock_bench_confirm.py), against a stand-in for bench-lock-contention
+# that logs its arguments and gives each kind the ratios FAKE_RATIOS
+# names (cycled over the rounds) to a baseline of 100 ops/s.
+bench_confirm() {
+  d=$tmp/confirm
+  mkdir -p "$d"
+  cat > "$d/fake-bench" <<'FAKE'
+#!/usr/bin/python3
+import json, os, sys
+args = sys.argv[1:]
+with open(os.environ['FAKE_LOG'], 'a') as f:
+    f.write(' '.join(args) + '\n')
+opt = {args[i]: args[i + 1] for i in range(len(args) - 1)
+       if args[i].startswith('--')}
+base, kind = opt['--kinds'].split(',')
+ratios = dict(r.split('=') for r in os.environ['FAKE_RATIOS'].split())
+cycle = [float(x) for x in ratios[kind].split('/')]
+rounds = int(opt['--repeat'])
+suffix = '-r' + opt['--read-pct'] if '--read-pct' in opt else ''
+out = {}
+for k, values in ((base, [100.0] * rounds),
+                  (kind, [100.0 * cycle[i % len(cycle)]
+                          for i in range(rounds)])):
+    name = '%s-t%s-%s-o%s%s' % (k, opt['--threads'], opt['--cs'],
+                                opt['--lock-latency'], suffix)
+    values.sort()
+    out[name] = {'throughput': values[len(values) // 2],
+                 'min': values[0], 'max': values[-1], 'timings': values}
+json.dump({'functions': {'lock_contention': out}},
+          open(opt['--output'], 'w'))
+FAKE
+  chmod +x "$d/fake-bench"
+  "${PYTHON3:-python3}" - "$d/sweep.json" <<'SWEEP'
+import json, sys
+def cell(values):
+    return {'throughput': sorted(values)[len(values) // 2],
+            'min': min(values), 'max': max(values), 'timings': values}
+base = [100.0] * 5
+runs = {
+    'mutex-normal-t2-short-o0': base,
+    'mutex-tp-t2-short-o0': [95.5, 96, 96.5, 95.8, 96.2],
+    'mutex-normal-t8-long-o1000': base,
+    'mutex-tp-t8-long-o1000': [84.0, 85, 86, 87, 88],
+    'rwlock-default-t4-short-o0-r50': base,
+    'rwlock-phase-fair-t4-short-o0-r50': [80.5, 81, 81.5, 80.8, 81.2],
+    'rwlock-default-t2-long-o1000-r100': base,
+    'rwlock-tp-t2-long-o1000-r100': [150.0] * 5,
+    'rwlock-default-t8-short-o0-r90': base,
+    'rwlock-phase-fair-t8-short-o0-r90': [50.0] * 5,
+    'rwlock-default-t3-medium-o5000-r50': base,
+    'rwlock-tp-t3-medium-o5000-r50': [96, 97, 98, 110, 112],
+}
+json.dump({'functions': {'lock_contention':
+                         {k: cell(v) for k, v in runs.items()}}},
+          open(sys.argv[1], 'w'))
+SWEEP
+  FAKE_LOG=$d/log FAKE_RATIOS='mutex-tp=0.99 rwlock-phase-fair=0.70 rwlock-tp=0.97/1.05' \
+    "${PYTHON3:-python3}" "$top/benchtests/scripts/lock_bench_confirm.py" \
+      --json "$d/sweep.json" --bench "$d/fake-bench" --bench-args '--duration 0.1' \
+      --rounds 20 --output "$d/out.json" --table "$d/out.txt" > "$d/stdout" \
+    && [ "$(wc -l < "$d/log")" = 4 ] \
+    && grep -qx -- '--duration 0.1 --no-wait-timing --kinds rwlock-default,rwlock-phase-fair --threads 4 --cs short --lock-latency 0 --repeat 20 --output .* --read-pct 50' "$d/log" \
+    && grep -qx -- '--duration 0.1 --no-wait-timing --kinds mutex-normal,mutex-tp --threads 2 --cs short --lock-latency 0 --repeat 20 --output .*' "$d/log" \
+    && grep -q '^mutex-tp .* 2  *0\.97 .* met$' "$d/out.txt" \
+    && grep -q '^mutex-tp .*long.* 8  *0\.97  *0\.860 .* met$' "$d/out.txt" \
+    && grep -q '^rwlock-phase-fair .* 4  *0\.80 .* NOT met$' "$d/out.txt" \
+    && grep -q '^rwlock-tp .*medium.* 3  *1\.00 .* noise$' "$d/out.txt" \
+    && grep -qx '4 cells: 2 met, 1 below the target within the noise, 1 NOT met' "$d/out.txt" \
+    && "${PYTHON3:-python3}" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [c["verdict"] for c in d["cells"]] == ["met", "met", "NOT met",
+                                               "noise"], d
+assert all(len(c["sweep"]) == 5 and len(c["more"]) == 20 for c in d["cells"])' "$d/out.json"
+}
+check bench-confirm bench_confirm
