@@ -33,6 +33,7 @@
 #include <tp-wait.h>
 #include <tp-core.h>
 #include <stap-probe.h>
+#include <single-thread.h>
 
 /* Whether the thread TID has exited but not been reaped: the main
    thread of a process that was killed and that its parent has not yet
@@ -229,6 +230,19 @@ __pthread_mutex_tp_unlock (pthread_mutex_t *mutex, int decr)
       mutex->__data.__owner = 0;
       if (decr)
 	--mutex->__data.__nusers;
+      /* U0.  In a process with one thread, a plain store releases the
+	 word of a private mutex, as T0 took it (tp_lock_fast): nobody
+	 can have set W, and no other thread can have unlocked the mutex
+	 for us, so __owner proves the word ours.  (A process never has
+	 one thread again once it had two; the child of a fork does, but
+	 with its own TID, which no __owner copied from the parent
+	 holds.)  */
+      if ((kind & PTHREAD_MUTEX_PSHARED_BIT) == 0 && SINGLE_THREAD_P)
+	{
+	  atomic_store_relaxed (word, 0);
+	  LIBC_PROBE (mutex_release, 1, mutex);
+	  return 0;
+	}
       unsigned int expected = tid;
       /* U0.  Release MO pairs with T0/T1/T2 of the next owner.  */
       if (__glibc_likely (atomic_compare_exchange_weak_release

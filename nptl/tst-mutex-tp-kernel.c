@@ -27,6 +27,7 @@
 #include <support/support.h>
 #include <sys/syscall.h>
 #include <linux/futex.h>
+#include <sys/single_threaded.h>
 #include <pthread_mutex_tp_stats.h>
 #include "tst-mutex-tp-common.h"
 
@@ -74,9 +75,52 @@ counted_worker (void *arg)
   return delta;
 }
 
+static void *
+transition_waiter (void *arg)
+{
+  xpthread_mutex_lock (arg);
+  TEST_VERIFY (tst_tp_owned_by_self (arg));
+  xpthread_mutex_unlock (arg);
+  return NULL;
+}
+
+/* A TP mutex locked while the process has one thread (when the lock
+   and unlock skip atomic operations, as glibc's normal mutex does) and
+   unlocked after a second thread has gone to sleep waiting for it: the
+   unlock must be the slow release that wakes or hands over to the
+   waiter (a plain store would leave it asleep until its own timeout).
+   Before any other thread exists.  */
+static void
+check_single_thread_transition (void)
+{
+  TEST_VERIFY_EXIT (__libc_single_threaded);
+  pthread_mutex_t m;
+  tst_tp_init (&m, PTHREAD_MUTEX_NORMAL, false, false);
+  xpthread_mutex_lock (&m);
+  TEST_VERIFY (tst_tp_owned_by_self (&m));
+  pthread_t t = xpthread_create (NULL, transition_waiter, &m);
+  /* The waiter announces itself with FUTEX_WAITERS before it sleeps,
+     on either path.  */
+  while ((tst_tp_word (&m) & 0x80000000u) == 0)
+    usleep (1000);
+  unsigned long int before[TP_STAT_COUNT], after[TP_STAT_COUNT];
+  __pthread_mutex_tp_stats (before, TP_STAT_COUNT);
+  xpthread_mutex_unlock (&m);
+  __pthread_mutex_tp_stats (after, TP_STAT_COUNT);
+  TEST_VERIFY (after[TP_STAT_KERNEL_UNLOCKS] + after[TP_STAT_USER_WAKES]
+	       + after[TP_STAT_HANDOFFS]
+	       > before[TP_STAT_KERNEL_UNLOCKS] + before[TP_STAT_USER_WAKES]
+	       + before[TP_STAT_HANDOFFS]);
+  xpthread_join (t);
+  TEST_COMPARE (tst_tp_word (&m), 0);
+  xpthread_mutex_destroy (&m);
+}
+
 static int
 do_test (void)
 {
+  check_single_thread_transition ();
+
 #ifdef FUTEX_LOCK
   unsigned int word = 0;
   long int r = syscall (__NR_futex, &word,

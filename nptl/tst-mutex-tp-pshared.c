@@ -17,6 +17,7 @@
    <https://www.gnu.org/licenses/>.  */
 
 #include <sys/mman.h>
+#include <sys/single_threaded.h>
 #include <sys/wait.h>
 #include <support/xunistd.h>
 #include "tst-mutex-tp-common.h"
@@ -117,6 +118,10 @@ do_test (void)
 {
   sh = xmmap (NULL, sizeof (*sh), PROT_READ | PROT_WRITE,
 	      MAP_SHARED | MAP_ANONYMOUS, -1);
+  /* Each of the two processes has one thread, so a process-shared
+     mutex must not take glibc's single-thread shortcut (plain stores):
+     the counter and the owner checks would show it.  */
+  TEST_VERIFY_EXIT (__libc_single_threaded);
   for (size_t i = 0; i < TST_TP_NTYPES; i++)
     {
       two_processes (tst_tp_types[i], false);
