@@ -519,7 +519,7 @@ tprw_release_user (pthread_rwlock_t *rwlock)
    paths (R0) set up no frame, neither for the core's lock reference nor
    for the kernel path's registers (with the stack protector, 107
    instructions per uncontended read lock and unlock when the user-space
-   release was inline, 100 with it out of line and C5's single CAS, 92
+   release was inline, 100 with it out of line and C5's single CAS, 90
    with every slow path out of line and no TID in the read lock's fast
    path; the default rwlock 94: callgrind on
    tests/callgrind/lock-fastpath.c rwlock-rd with
