@@ -426,11 +426,11 @@ tp_lock_fast (pthread_mutex_t *mutex, int kind, pid_t tid, bool count_user)
      11-16 ns with the plain stores, 7-12 ns for the normal mutex
      (tests/callgrind/lock-fastpath.c mutex-init, 10^8 pairs).  It adds
      instructions (79 a pair against 72 by callgrind, whose programs
-     have one thread; the normal mutex 75).  A thread that
-     pthread_create adds later
-     sees the store through the creation, and from then on every
-     release is atomic.  Otherwise acquire MO pairs with the release in
-     U0/U1/U2.  */
+     have one thread; the normal mutex 75).  No ordering is needed: a
+     thread that pthread_create adds later sees the store through the
+     creation, and from then on every lock and release is atomic (a
+     process never has one thread again).  Otherwise acquire MO pairs
+     with the release in U0/U1/U2.  */
   if ((kind & PTHREAD_MUTEX_PSHARED_BIT) == 0 && SINGLE_THREAD_P
       && atomic_load_relaxed (word) == 0)
     atomic_store_relaxed (word, tid);

@@ -101,7 +101,7 @@ check_single_thread_transition (void)
   pthread_t t = xpthread_create (NULL, transition_waiter, &m);
   /* The waiter announces itself with FUTEX_WAITERS before it sleeps,
      on either path.  */
-  while ((tst_tp_word (&m) & 0x80000000u) == 0)
+  while ((tst_tp_word (&m) & FUTEX_WAITERS) == 0)
     usleep (1000);
   unsigned long int before[TP_STAT_COUNT], after[TP_STAT_COUNT];
   __pthread_mutex_tp_stats (before, TP_STAT_COUNT);

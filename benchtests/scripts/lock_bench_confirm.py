@@ -54,6 +54,7 @@ Example (what make bench runs after its sweep):
 """
 
 import argparse
+import io
 import json
 import math
 import os
@@ -87,19 +88,16 @@ def near_target(cells, margin):
     below the target or less than MARGIN (a fraction of the target)
     above it, in report order."""
     kinds, workloads = report.ordered(cells)
-    chosen = []
-    for kind in kinds:
-        for workload in workloads:
-            for cell in sorted((c for c in cells.values()
-                                if c.kind == kind and c.workload == workload),
-                               key=lambda c: c.threads):
-                target = target_of(cell)
-                ratio = cell.figs.get('ratio')
-                if target is None or ratio is None:
-                    continue
-                if ratio.median < target * (1 + margin):
-                    chosen.append(cell)
-    return chosen
+
+    def order(c):
+        return kinds.index(c.kind), workloads.index(c.workload), c.threads
+
+    def near(c):
+        target = target_of(c)
+        ratio = c.figs.get('ratio')
+        return (target is not None and ratio is not None
+                and ratio.median < target * (1 + margin))
+    return [c for c in sorted(cells.values(), key=order) if near(c)]
 
 
 def median_interval(values, confidence=0.95):
@@ -214,10 +212,9 @@ def table(records, rounds, margin):
                      '%.3f' % statistics.median(r['more']),
                      '%.3f (%.2f..%.2f)' % (r['median'], r['min'], r['max']),
                      '%.3f..%.3f' % tuple(r['interval']), r['verdict']])
-    widths = [max(len(x) for x in col) for col in zip(head, *rows)]
-    for row in [head, ['-' * w for w in widths]] + rows:
-        lines.append('  '.join(x.ljust(w) for x, w in zip(row, widths))
-                     .rstrip())
+    out = io.StringIO()
+    report.print_rows(head, rows, out)
+    lines.append(out.getvalue().rstrip('\n'))
     counts = {v: sum(r['verdict'] == v for r in records)
               for v in ('met', 'noise', 'NOT met')}
     lines.append('%d cells: %d met, %d below the target within the noise, '
