@@ -141,11 +141,14 @@
      lock_contention_wait      per kind, workload and statistic, variant
 			       "<run>,<class>=<stat>" with class wait (all
 			       operations), rd-wait or wr-wait (rwlocks
-			       only) and stat p50, p99, p99.9 or max (the
-			       worst wait of a round): latency (ns), min,
-			       max, timings; iterations (operations in
-			       that class, all rounds), duration (their
-			       total wait, ns).
+			       only), or hold (all operations: from the
+			       return of the lock call to the return of
+			       the unlock, the time a waiter may have to
+			       wait for this holder), and stat p50, p99,
+			       p99.9 or max (the worst of a round):
+			       latency (ns), min, max, timings;
+			       iterations (operations in that class, all
+			       rounds), duration (their total time, ns).
      lock_contention_ctxsw     per kind and workload: mean, min, max,
 			       timings of the voluntary context switches
 			       per operation; duration and iterations as
@@ -614,6 +617,7 @@ struct worker
   struct timespec end;
   struct hist rd_wait;
   struct hist wr_wait;
+  struct hist hold;
 };
 
 /* Work the compiler can neither remove nor merge: the empty asm takes
@@ -686,7 +690,7 @@ one_op (struct worker *w, const struct lock_ops *ops, bool read)
 {
   const struct run_config *cfg = w->cfg;
   bool timed = cfg->time_waits;
-  struct timespec t0 = { 0, 0 }, t1 = { 0, 0 };
+  struct timespec t0 = { 0, 0 }, t1 = { 0, 0 }, t2 = { 0, 0 };
   int err;
 
   if (timed)
@@ -706,6 +710,11 @@ one_op (struct worker *w, const struct lock_ops *ops, bool read)
   else
     write_section (w, cfg->wl->inside);
   err = ops->unlock (&the_lock);
+  /* After the release: the hold time then includes the unlock's slow
+     path (a wake-up), which a waiter waits for too, but not the clock
+     call.  */
+  if (timed)
+    clock_gettime (CLOCK_MONOTONIC, &t2);
   if (err != 0)
     {
       w->lock_error = err;
@@ -715,6 +724,9 @@ one_op (struct worker *w, const struct lock_ops *ops, bool read)
   int64_t wait = ts_diff_ns (&t0, &t1);
   if (wait < 0)
     wait = 0;
+  int64_t hold = ts_diff_ns (&t1, &t2);
+  if (timed)
+    hist_add (&w->hold, hold > 0 ? hold : 0);
   if (read)
     {
       if (timed)
@@ -830,11 +842,12 @@ enum wait_class
     WAIT_ALL,
     WAIT_RD,
     WAIT_WR,
+    WAIT_HOLD,
     WAIT_CLASSES
   };
 
 static const char *const wait_class_names[WAIT_CLASSES] =
-  { "wait", "rd-wait", "wr-wait" };
+  { "wait", "rd-wait", "wr-wait", "hold" };
 
 /* The statistics of a wait class, as quantiles of its histogram: the
    quantile 1 is the largest wait (see hist_quantile).  */
@@ -1007,6 +1020,7 @@ summarize (struct result *r, unsigned int threads, const struct worker *w)
 	r->slow.count[e] += w[i].slow.count[e];
       hist_merge (&merged[WAIT_RD], &w[i].rd_wait);
       hist_merge (&merged[WAIT_WR], &w[i].wr_wait);
+      hist_merge (&merged[WAIT_HOLD], &w[i].hold);
     }
   hist_merge (&merged[WAIT_ALL], &merged[WAIT_RD]);
   hist_merge (&merged[WAIT_ALL], &merged[WAIT_WR]);
@@ -1356,12 +1370,14 @@ static void
 emit_waits (json_ctx_t *js, const struct cell *c)
 {
   char run[NAME_MAX_LEN], name[NAME_MAX_LEN + 32];
-  unsigned int last = c->wl->rwlock ? WAIT_WR : WAIT_ALL;
 
   run_name (run, sizeof run, c);
-  for (unsigned int cls = WAIT_ALL; cls <= last; cls++)
+  for (unsigned int cls = 0; cls < WAIT_CLASSES; cls++)
     {
       uint64_t count = 0, sum = 0;
+
+      if (!c->wl->rwlock && (cls == WAIT_RD || cls == WAIT_WR))
+	continue;
 
       for (unsigned int i = 0; i < c->rounds; i++)
 	{

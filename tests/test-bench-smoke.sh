@@ -6,8 +6,9 @@
 # kind in interleaved rounds must give valid benchout JSON with a value
 # per round in every variant and a ratio to its baseline for every kind
 # in the report, the fast-path benchmark must produce valid benchout
-# JSON, and the timer probe must report for every run and only when
-# asked.  About 20 seconds.
+# JSON, the timer probe must report for every run and only when asked,
+# and the hold time must be there for every run and grow with the
+# critical section.  About 20 seconds.
 
 set -u
 objdir=$1 sum=$2
@@ -145,6 +146,41 @@ if "timer-probe=on" not in config:
        --columns 'Mops/s,timer late us' > "$tmp/probe.txt" \
   && grep -q 'timer late us' "$tmp/probe.txt"
 result timer-probe-figure $?
+
+# hold_ok FILE: every run has the hold figures (for every kind: the
+# time from the lock call's return to the unlock's), and with one thread
+# the long section (1000 iterations) holds the lock longer at the median
+# than the empty one, of the same kind.
+hold_ok() {
+  "$python" -c '
+import json, sys
+functions = json.load(open(sys.argv[1]))["functions"]
+runs = set(functions["lock_contention"])
+waits = functions["lock_contention_wait"]
+hold = {name.split(",")[0]: v for name, v in waits.items()
+        if name.endswith(",hold=p50")}
+if set(hold) != runs:
+    sys.exit("runs without a hold figure: %s" % sorted(runs - set(hold)))
+for name, v in hold.items():
+    if "-short-" not in name:
+        continue
+    longer = hold[name.replace("-short-", "-long-")]
+    if not longer["latency"] > v["latency"]:
+        sys.exit("%s: median hold %s ns, not above the empty section'"'"'s %s"
+                 % (name.replace("-short-", "-long-"), longer["latency"],
+                    v["latency"]))' "$1"
+}
+
+"$objdir/testrun.sh" "$bench" --kinds mutex-normal,rwlock-default \
+  --threads 1 --cs short,long --lock-latency 0 --read-pct 50 --repeat 2 \
+  --warmup 0 --duration 0.1 --document --output "$tmp/hold.json" \
+  2> "$tmp/hold.log" \
+  && valid_json "$tmp/hold.json" \
+  && hold_ok "$tmp/hold.json" \
+  && "$python" "$report" --json "$tmp/hold.json" --table \
+       --columns 'Mops/s,hold worst us' > "$tmp/hold.txt" \
+  && grep -q 'hold worst us' "$tmp/hold.txt"
+result hold-figure $?
 
 "$objdir/testrun.sh" "$fastpath" --document > "$tmp/fastpath.json" \
   && valid_json "$tmp/fastpath.json"
