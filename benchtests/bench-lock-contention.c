@@ -64,9 +64,10 @@
    ratios.  Every figure below is reported as the median over the
    rounds, with its minimum, maximum and per-round values.
 
-   Per run we keep, per thread: operation counts, a log-bucket histogram
+   Per run we keep, per thread: operation counts, log-bucket histograms
    of the wait (clock_gettime (CLOCK_MONOTONIC) before and after the lock
-   call; reads and writes apart), the voluntary context switches
+   call; reads and writes apart) and of the hold (from after the lock
+   call to before the unlock call), the voluntary context switches
    (which stand in for futex sleeps) and the processor time
    (getrusage (RUSAGE_THREAD)), and for the TP kinds the change of the
    slow-path counters of __pthread_mutex_tp_stats across the thread's
@@ -74,10 +75,11 @@
    shared cache line on the lock paths); the run's figure is the sum
    over its threads.  The histograms are fixed-size, so the memory does
    not grow with the number of operations, and are merged after the
-   threads have been joined.  The second clock_gettime call runs while
-   the lock is held and so lengthens every critical section by its cost
-   (tens of ns); --no-wait-timing leaves both calls out, for throughput
-   without that probe effect, and then no wait statistics are reported.
+   threads have been joined.  The second and the third clock_gettime
+   call run while the lock is held and so lengthen every critical
+   section by their cost (tens of ns); --no-wait-timing leaves all three
+   calls out, for throughput without that probe effect, and then no wait
+   or hold statistics are reported.
 
    With --timer-probe, one more thread sleeps for 1 ms at a time while
    the run lasts (clock_nanosleep) and keeps the worst lateness of its
@@ -142,10 +144,10 @@
 			       "<run>,<class>=<stat>" with class wait (all
 			       operations), rd-wait or wr-wait (rwlocks
 			       only), or hold (all operations: from the
-			       return of the lock call to the return of
-			       the unlock, the time a waiter may have to
-			       wait for this holder), and stat p50, p99,
-			       p99.9 or max (the worst of a round):
+			       return of the lock call to the call of the
+			       unlock, a time for which a waiter that
+			       came meanwhile had to wait), and stat p50,
+			       p99, p99.9 or max (the worst of a round):
 			       latency (ns), min, max, timings;
 			       iterations (operations in that class, all
 			       rounds), duration (their total time, ns).
@@ -709,12 +711,13 @@ one_op (struct worker *w, const struct lock_ops *ops, bool read)
     read_section (w, cfg->wl->inside);
   else
     write_section (w, cfg->wl->inside);
-  err = ops->unlock (&the_lock);
-  /* After the release: the hold time then includes the unlock's slow
-     path (a wake-up), which a waiter waits for too, but not the clock
-     call.  */
+  /* Before the release: the hold is the time the lock was surely held.
+     After it, the unlock's wake-up could count too, and a woken thread
+     that preempts the caller would count in full.  Like T1, this
+     lengthens the section by one clock_gettime call.  */
   if (timed)
     clock_gettime (CLOCK_MONOTONIC, &t2);
+  err = ops->unlock (&the_lock);
   if (err != 0)
     {
       w->lock_error = err;
@@ -724,9 +727,11 @@ one_op (struct worker *w, const struct lock_ops *ops, bool read)
   int64_t wait = ts_diff_ns (&t0, &t1);
   if (wait < 0)
     wait = 0;
-  int64_t hold = ts_diff_ns (&t1, &t2);
   if (timed)
-    hist_add (&w->hold, hold > 0 ? hold : 0);
+    {
+      int64_t hold = ts_diff_ns (&t1, &t2);
+      hist_add (&w->hold, hold > 0 ? hold : 0);
+    }
   if (read)
     {
       if (timed)
