@@ -148,7 +148,7 @@ if "timer-probe=on" not in config:
 result timer-probe-figure $?
 
 # hold_ok FILE: every run has the hold figures (for every kind: the
-# time from the lock call's return to the unlock's), and with one thread
+# time from the lock call's return to the unlock call), and with one thread
 # the long section (1000 iterations) holds the lock longer at the median
 # than the empty one, of the same kind.
 hold_ok() {
