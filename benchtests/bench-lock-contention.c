@@ -724,26 +724,17 @@ one_op (struct worker *w, const struct lock_ops *ops, bool read)
       return false;
     }
 
-  int64_t wait = ts_diff_ns (&t0, &t1);
-  if (wait < 0)
-    wait = 0;
   if (timed)
     {
+      int64_t wait = ts_diff_ns (&t0, &t1);
       int64_t hold = ts_diff_ns (&t1, &t2);
+      hist_add (read ? &w->rd_wait : &w->wr_wait, wait > 0 ? wait : 0);
       hist_add (&w->hold, hold > 0 ? hold : 0);
     }
   if (read)
-    {
-      if (timed)
-	hist_add (&w->rd_wait, wait);
-      w->reads++;
-    }
+    w->reads++;
   else
-    {
-      if (timed)
-	hist_add (&w->wr_wait, wait);
-      w->writes++;
-    }
+    w->writes++;
   spin_work (cfg->wl->outside);
   return true;
 }
