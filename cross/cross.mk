@@ -3,7 +3,11 @@
 # BUILD, RESULTS, LOGS, JOBS, check-subset, run-suite).
 #
 #   cross-build-ppc64le   cross-configure build/src for powerpc64le-linux-gnu
-#                         in build/glibc-ppc64le and build all of it
+#                         in build/glibc-ppc64le and build what the two
+#                         suites below that use it need (the libraries,
+#                         ld.so, the crt files, the tests' support library)
+#   cross-build-ppc64le-all  then the rest of it (programs, gconv modules):
+#                         all of glibc, for check-ppc64le-nptl
 #   cross-compile-ppc64   big-endian powerpc64-linux-gnu: configure
 #                         build/glibc-ppc64 and compile the fork's new nptl
 #                         files (library and tests) only
@@ -29,6 +33,18 @@ PPC64LE_QEMU_FAILURES := $(srcdir)/tests/ppc64le-qemu-failures.txt
 # qemu translates every instruction: give the tests' watchdogs room.
 CROSS_TIMEOUTFACTOR := 16
 
+# What check-ppc-barriers and check-ppc64le-tp need of the powerpc64le
+# build: glibc's `make lib' (libc.so and libc.a, whose nptl members
+# test-ppc-barriers.sh disassembles; ld.so, which elf's lib builds; the
+# other libraries; csu's crt files) and the tests' support library,
+# which support/ builds among its `others' ($(libsupport) in glibc's
+# Makeconfig, for a build with shared libraries).  check-glibc-subset.sh's
+# nptl make compiles and links the tests themselves.  Left out are the
+# programs, gconv modules and other `others' of every subdirectory,
+# which only glibc's whole test suite needs: about half of the full
+# build's time (README).
+CROSS_LE_SUITE_TARGETS := lib support/libsupport_nonshared.a
+
 # The fork's new nptl files, as objects (the big-endian compile) and the
 # fork's lock tests (run under emulation).  The tests that call the futex
 # system call include <sys/syscall.h>, whose system call numbers misc's
@@ -45,7 +61,8 @@ CROSS_TP_TESTS := $(filter-out $(CROSS_TP_QEMU_UNRUNNABLE), \
     $(srcdir)/nptl/tst-mutex-tp-*.c $(srcdir)/nptl/tst-rwlock-pf-*.c \
     $(srcdir)/nptl/tst-rwlock-tp-*.c))))
 
-.PHONY: cross-assemble cross-build-ppc64le cross-compile-ppc64 \
+.PHONY: cross-assemble cross-build-ppc64le cross-build-ppc64le-all \
+	cross-compile-ppc64 \
 	check-ppc-barriers check-ppc64le-tp check-ppc64le-nptl cross-check
 
 # The cross builds need only the assembled tree, not the native build.
@@ -53,6 +70,12 @@ cross-assemble:
 	@$(srcdir)/scripts/assemble-glibc.sh $(SRC)
 
 cross-build-ppc64le: cross-assemble
+	@$(cross-build) $(CROSS_LE) $(SRC) $(OBJ_PPC64LE) $(JOBS) \
+	  $(CROSS_LE_SUITE_TARGETS)
+
+# After cross-build-ppc64le, not beside it: under make -j the two would
+# otherwise run in one object directory at once.
+cross-build-ppc64le-all: cross-build-ppc64le
 	@$(cross-build) $(CROSS_LE) $(SRC) $(OBJ_PPC64LE) $(JOBS)
 
 cross-compile-ppc64: cross-assemble
@@ -70,7 +93,7 @@ check-ppc64le-tp: cross-build-ppc64le
 	  $(check-subset) $(OBJ_PPC64LE) nptl ppc64le-tp "" \
 	  $(PPC64LE_QEMU_FAILURES) $(RESULTS) $(JOBS) $(CROSS_TP_TESTS)
 
-check-ppc64le-nptl: cross-build-ppc64le
+check-ppc64le-nptl: cross-build-ppc64le-all
 	@mkdir -p $(RESULTS)
 	@TIMEOUTFACTOR=$(CROSS_TIMEOUTFACTOR) $(check-subset) $(OBJ_PPC64LE) \
 	  nptl ppc64le-nptl "" $(PPC64LE_QEMU_FAILURES) $(RESULTS) $(JOBS)

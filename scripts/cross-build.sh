@@ -4,11 +4,15 @@
 # Cross-configure the assembled glibc tree SRC for TRIPLET (e.g.
 # powerpc64le-linux-gnu) with Debian's cross compiler TRIPLET-gcc and the
 # kernel headers of linux-libc-dev-ARCH-cross, in OBJDIR (once), and build
-# it: all of glibc, or only the TARGETs named (objects of OBJDIR, e.g.
-# nptl/pthread_mutex_tp_lock.o).  Tests of the tree run under qemu-user
-# through glibc's test-wrapper, which OBJDIR/configparms sets to
-# scripts/qemu-test-wrapper.sh (see there).  Progress and logs go through
-# scripts/run-logged.sh to BUILD/logs/cross-TRIPLET-*.log.
+# it: all of glibc, or only the TARGETs named.  A TARGET without a slash
+# is a goal of glibc's top-level make (e.g. lib: every library, ld.so
+# and the crt files, without the programs and modules of `others'); one
+# with a slash is a file of OBJDIR that its subdirectory's make builds
+# (e.g. nptl/pthread_mutex_tp_lock.o, support/libsupport_nonshared.a).
+# The goals are made first, then the files.  Tests of the tree run under
+# qemu-user through glibc's test-wrapper, which OBJDIR/configparms sets
+# to scripts/qemu-test-wrapper.sh (see there).  Progress and logs go
+# through scripts/run-logged.sh to BUILD/logs/cross-TRIPLET-*.log.
 
 set -u
 triplet=$1 src=$2 objdir=$3 jobs=$4
@@ -52,17 +56,27 @@ if [ $# -eq 0 ]; then
   exec "$run_logged" "$logs/cross-$triplet-build.log" "cross $triplet build" \
     make -C "$objdir" -j"$jobs" MAKEINFO=:
 fi
-# Single objects, grouped by subdirectory: the subdirectory's make builds
+# Top-level goals, in one make: its subdirectories build in glibc's order.
+goals=
+for t do
+  case $t in */*) ;; *) goals="$goals $t" ;; esac
+done
+if [ -n "$goals" ]; then
+  # shellcheck disable=SC2086
+  "$run_logged" "$logs/cross-$triplet-build.log" "cross $triplet build:$goals" \
+    make -C "$objdir" -j"$jobs" MAKEINFO=: $goals || exit 1
+fi
+# Single files, grouped by subdirectory: the subdirectory's make builds
 # the generated headers they need first (before-compile), then them.
 status=0
-for subdir in $(for t do echo "${t%%/*}"; done | sort -u); do
+for subdir in $(for t do case $t in */*) echo "${t%%/*}" ;; esac; done | sort -u); do
   objs=
   for t do
-    [ "${t%%/*}" = "$subdir" ] && objs="$objs $objdir/$t"
+    case $t in "$subdir"/*) objs="$objs $objdir/$t" ;; esac
   done
   # shellcheck disable=SC2086
   "$run_logged" "$logs/cross-$triplet-$subdir-objects.log" \
-    "cross $triplet: $(echo $objs | wc -w) objects in $subdir" \
+    "cross $triplet: $(echo $objs | wc -w) files in $subdir" \
     make -r -C "$src/$subdir" ..=../ objdir="$objdir" subdir="$subdir" \
       -j"$jobs" MAKEINFO=: $objs || status=1
 done

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Model checks of the lock protocols (models/*.pml, see models/README).
 # Writes one PASS:/FAIL: line per check to the file named by $1 (and to
 # stdout), with the states explored and the time of each check.  Needs
@@ -7,6 +7,10 @@
 # A check named .../mut-* runs a deliberately broken model (a BROKEN_*
 # macro) and passes when the verifier reports an error; every other
 # check passes when the verifier reports 0 errors.
+#
+# Each check is one single-threaded pan search: they run side by side,
+# as many at a time as there are processors (MODEL_JOBS overrides), and
+# their reports are printed in the order of this file.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,6 +19,8 @@ case $sum in /*) ;; *) sum=$(pwd)/$sum ;; esac
 : > "$sum"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+max_jobs=${MODEL_JOBS:-$(nproc 2>/dev/null || echo 1)}
+checks=
 
 for tool in spin gcc; do
   if ! command -v $tool > /dev/null 2>&1; then
@@ -24,14 +30,15 @@ for tool in spin gcc; do
   fi
 done
 
-# check NAME MODEL MODE EXPECT DEFINES...
+# run_check NAME MODEL MODE EXPECT DEFINES...
 #   MODE    safety (assertions, invalid end states) or ltl (pan -a -f)
 #   EXPECT  ok (0 errors) or error (at least one error)
-check() {
+# Writes the check's result line to $tmp/NAME/result and prints its
+# report.
+run_check() {
   name=$1 model=$2 mode=$3 expect=$4
   shift 4
   d=$tmp/$name
-  mkdir -p "$d"
   cp "$top/models/$model.pml" "$d/"
   start=$(date +%s.%N)
   (
@@ -65,7 +72,7 @@ check() {
       r=PASS
     fi
   fi
-  echo "$r: models/$name" >> "$sum"
+  echo "$r: models/$name" > "$d/result"
   printf '%s: models/%s  (%s states, %ss, errors %s%s%s)\n' "$r" "$name" \
     "${states:-?}" "$secs" "${errors:-?}" \
     "$( [ $truncated = yes ] && echo ', depth bound hit')" \
@@ -73,6 +80,17 @@ check() {
   if [ $r = FAIL ]; then
     cat "$d/spin.log" "$d/gcc.log" 2>/dev/null | head -20
   fi
+}
+
+# check NAME MODEL MODE EXPECT DEFINES...: run_check in the background,
+# once fewer than max_jobs checks are running.
+check() {
+  checks="$checks $1"
+  mkdir -p "$tmp/$1"
+  while [ "$(jobs -pr | wc -l)" -ge "$max_jobs" ]; do
+    wait -n
+  done
+  run_check "$@" > "$tmp/$1/report" 2>&1 &
 }
 
 # TP mutex (models/tp_mutex.pml).
@@ -172,4 +190,13 @@ check tp_rwlock/mut-grant-nosh tp_rwlock safety error \
 check tp_rwlock/mut-no-a2 tp_rwlock safety error \
   -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_NO_A2
 
+wait
+for name in $checks; do
+  cat "$tmp/$name/report"
+  if [ -f "$tmp/$name/result" ]; then
+    cat "$tmp/$name/result" >> "$sum"
+  else
+    echo "FAIL: models/$name" | tee -a "$sum"
+  fi
+done
 exit 0
