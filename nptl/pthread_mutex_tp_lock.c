@@ -79,7 +79,8 @@
    owner's TID while locked (or the robust markers), __count the
    recursion depth while locked (1 for the non-recursive types too, so
    that unlock needs no type test), __nusers as for every mutex, __list
-   the robust list linkage.  A TP mutex uses nothing else.
+   the robust list linkage of a robust mutex, whose first 32 bits are
+   the home word of any other (C1..C4).  A TP mutex uses nothing else.
 
    States of the word (user-space protocol; T = some TID, t = caller)
    ------------------------------------------------------------------
@@ -219,6 +220,30 @@
        an eighth of the threshold later, not a whole threshold: the
        longest waiters then take the registration in turn, and newer
        waiters, whose registration time comes later, do not pass them.
+   C1  A thread that takes the word in its slow path after waiting (it
+       slept or deferred, or found the word owned when it began) makes
+       its processor the mutex's home for a window of a quarter of the
+       hand-off threshold (tp_core_note_taken; tp-home.h).
+   C2  A thread on another processor that finds the word owned with W
+       set within that window neither spins nor announces itself: it
+       sleeps on no word until the window ends, but no later than its
+       registration time (I7), and never while a registration exists
+       (tp_core_defer).  Meanwhile the owner's processor runs the lock,
+       and the data it protects, from its own cache, and the owner's
+       releases wake nobody for it.  A word owned without W has nobody
+       asleep for it: the waiter sleeps on it as usual, so that the
+       release wakes it (the home processor may have nothing else to
+       run).
+   C3  The fast paths ignore the home: a free word is taken wherever the
+       caller runs, and an uncontended mutex pays nothing for C1..C4.
+   C4  A thread that takes the word in its slow path without having
+       waited clears a home of another processor.
+   The home word is a hint: it never decides who owns the mutex, so
+   G1..G5 and I1..I8 hold whatever it says, and every access to it is
+   relaxed.  A robust mutex has none (its __list is the robust list
+   linkage), nor has a thread that does not know its processor (no
+   rseq).  The TP rwlock and the phase-fair rwlock's writer role keep a
+   home the same way (their C1..C4 and P1..P4).
    Together: a running owner keeps the lock for up to the hand-off
    threshold while the waiters sleep; then the longest waiter gets it by
    hand-off (G3).
@@ -248,6 +273,8 @@
      still issue an acquire fence after it returns so that the pairing
      with the previous owner's release (U0 CAS or FUTEX_UNLOCK) is
      explicit.
+   - The home word (C1..C4) relaxed: a hint, never read to decide
+     ownership (tp-home.h).
    - __owner, __count and __nusers are only written by the owner while it
      owns the mutex; their accesses are ordered by the word.  The robust
      markers in __owner (INCONSISTENT, NOTRECOVERABLE) are written before

@@ -16,69 +16,16 @@
    License along with the GNU C Library; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* tst-rwlock-tp-home.c and tst-rwlock-pf-home.c run with a hand-off
-   threshold of 1 s (nptl/Makefile) and pin their threads to processors
-   0 and 1; they read the home word (sysdeps/nptl/tp-home.h) and the
-   calling thread's count of deferrals.  Each defines
-   TEST_RWLOCK_INITIALIZER, the kind of the lock under test, before it
-   includes this file.  */
+/* tst-rwlock-tp-home.c and tst-rwlock-pf-home.c (see tst-tp-home.h).
+   Each defines TEST_RWLOCK_INITIALIZER, the kind of the lock under
+   test, before it includes this file.  */
 
 #ifndef TST_RWLOCK_HOME_H
 #define TST_RWLOCK_HOME_H 1
 
-#include <sched.h>
-#include <stdint.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/rseq.h>
-#include <support/check.h>
-#include <support/xthread.h>
-#include <support/timespec.h>
-#include <support/xtime.h>
-#include <pthread_mutex_tp_stats.h>
-#include <tp-home.h>
-
-/* The window of a claim at the tests' threshold of 1 s, ns.  */
-#define WINDOW_NS (INT64_C (1000000000) / TP_HOME_WINDOW_DIV)
-
-/* The home's processor tag expected for processor CPU, 0 without rseq
-   (tst-rwlock-*-home-norseq).  */
-static inline unsigned int
-tag_of (int cpu)
-{
-  return __rseq_size > 0 ? (unsigned int) cpu + 1 : 0;
-}
-
-/* The calling thread's deferrals to a home processor.  */
-static unsigned long int
-deferrals (void)
-{
-  unsigned long int c[TP_STAT_COUNT];
-  TEST_COMPARE (__pthread_mutex_tp_stats (c, TP_STAT_COUNT), TP_STAT_COUNT);
-  return c[TP_STAT_HOME_DEFERRALS];
-}
-
-/* Run the calling thread on processor CPU only.  */
-static void
-pin (int cpu)
-{
-  cpu_set_t set;
-  CPU_ZERO (&set);
-  CPU_SET (cpu, &set);
-  int r = pthread_setaffinity_np (pthread_self (), sizeof set, &set);
-  if (r != 0)
-    FAIL_UNSUPPORTED ("cannot run on processor %d: %d", cpu, r);
-  TEST_COMPARE (sched_getcpu (), cpu);
-}
-
-static int64_t
-now_ns (void)
-{
-  return support_timespec_ns (xclock_now (CLOCK_MONOTONIC));
-}
+#include "tst-tp-home.h"
 
 static pthread_rwlock_t lock = TEST_RWLOCK_INITIALIZER;
-static pthread_barrier_t barrier;
 
 /* Processor 0: waits for the write lock (for the phase-fair kind, for
    the writer role), which the main thread holds, so claims the home
@@ -93,34 +40,18 @@ waiting_writer (void *arg)
   return NULL;
 }
 
+static void
+unlock_lock (void)
+{
+  xpthread_rwlock_unlock (&lock);
+}
+
 /* Start FN, let it block on the lock that the main thread holds, then
    release the lock and wait for FN to finish.  */
 static void
 contend (void *(*fn) (void *))
 {
-  xpthread_barrier_init (&barrier, NULL, 2);
-  pthread_t t = xpthread_create (NULL, fn, NULL);
-  xpthread_barrier_wait (&barrier);
-  /* Let the thread block in its lock call.  */
-  usleep (100000);
-  xpthread_rwlock_unlock (&lock);
-  xpthread_join (t);
-  xpthread_barrier_destroy (&barrier);
-}
-
-/* The tests need the user-space path (the writer role of the
-   phase-fair lock always takes it) and two processors; then the main
-   thread runs on processor 0.  */
-static void
-home_test_start (void)
-{
-  unsigned long int stats[TP_STAT_COUNT];
-  __pthread_mutex_tp_stats (stats, TP_STAT_COUNT);
-  if (stats[TP_STAT_KERNEL_MODE] != 0)
-    FAIL_UNSUPPORTED ("the TP locks use the kernel path here");
-  if (sysconf (_SC_NPROCESSORS_ONLN) < 2)
-    FAIL_UNSUPPORTED ("needs two processors");
-  pin (0);
+  contend_with (fn, unlock_lock);
 }
 
 #endif /* tst-rwlock-home.h */

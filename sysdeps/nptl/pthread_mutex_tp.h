@@ -108,6 +108,25 @@ tp_handoff_enabled (int kind)
 	  || (kind & PTHREAD_MUTEX_ROBUST_NORMAL_NP) == 0);
 }
 
+/* The home word of the concurrency restriction (tp-home.h) of a mutex
+   of kind KIND, or NULL if it has none.  Only a robust mutex uses
+   __list (it links the mutex into its owner's robust list), so every
+   other TP mutex keeps its home in the 32 bits at the start of __list;
+   where __list is a single pointer (32-bit ABIs) it has no room for it.
+   pthread_mutex_init and the static initializers leave it 0 (no
+   home).  */
+static inline unsigned int *
+tp_home_word (pthread_mutex_t *mutex, int kind)
+{
+#if __PTHREAD_MUTEX_HAVE_PREV
+  _Static_assert (offsetof (struct __pthread_mutex_s, __list) % 4 == 0,
+		  "home word must be aligned");
+  if ((kind & PTHREAD_MUTEX_ROBUST_NORMAL_NP) == 0)
+    return (unsigned int *) (tp_alias_uint *) &mutex->__data.__list;
+#endif
+  return NULL;
+}
+
 /* The futex private/shared flag.  The kernel wakes waiters of robust
    mutexes on owner death with a shared FUTEX_WAKE, so robust mutexes
    must wait shared.  */

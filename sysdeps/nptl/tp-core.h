@@ -200,16 +200,17 @@ tp_core_home_window (void)
 	  / TP_HOME_WINDOW_DIV);
 }
 
-/* C2 of the TP rwlock (P2 of the phase-fair rwlock's writer role): the
-   waiter (not the requester) found the word owned, with value V, while
-   the lock's home is another processor: sleep, on no lock word, until
-   the home's window ends, but no later than the waiter's registration
-   time (I7) nor its timeout (ABSTIME on CLOCKID).  A word that a writer
-   holds with nobody asleep for it is no queue: the waiter announces
-   itself and sleeps on the word instead, so that the release wakes it
-   (the other processor may have nothing else to run).  Returns -1 if
-   there was no reason to defer, else 0 after the sleep or the timeout's
-   ETIMEDOUT / EINVAL / EOVERFLOW.  */
+/* C2 of the TP mutex and the TP rwlock (P2 of the phase-fair rwlock's
+   writer role): the waiter (not the requester) found the word owned,
+   with value V, while the lock's home is another processor: sleep, on
+   no lock word, until the home's window ends, but no later than the
+   waiter's registration time (I7) nor its timeout (ABSTIME on CLOCKID).
+   A word that a writer (or a mutex's owner) holds with nobody asleep
+   for it is no queue: the waiter announces itself and sleeps on the
+   word instead, so that the release wakes it (the other processor may
+   have nothing else to run).  Returns -1 if there was no reason to
+   defer, else 0 after the sleep or the timeout's ETIMEDOUT / EINVAL /
+   EOVERFLOW.  */
 static inline int
 tp_core_defer (const struct tp_lock_ref *l, const struct tp_handoff_wait *hw,
 	       unsigned int v, clockid_t clockid,
@@ -236,9 +237,9 @@ tp_core_defer (const struct tp_lock_ref *l, const struct tp_handoff_wait *hw,
   return tp_kernel_pause (until - now, clockid, abstime);
 }
 
-/* C1 and C4 of the TP rwlock (P1 and P4 of the phase-fair rwlock's
-   writer role): the caller took the word of L in its sleep loop, after
-   waiting for it (WAITED) or not.  */
+/* C1 and C4 of the TP mutex and the TP rwlock (P1 and P4 of the
+   phase-fair rwlock's writer role): the caller took the word of L in its
+   sleep loop, after waiting for it (WAITED) or not.  */
 static inline void
 tp_core_note_taken (const struct tp_lock_ref *l, bool waited)
 {
@@ -564,7 +565,7 @@ tp_mutex_ref (struct tp_lock_ref *l, pthread_mutex_t *mutex, int kind)
   l->pshared = (kind & PTHREAD_MUTEX_PSHARED_BIT) != 0;
   l->rwlock = false;
   l->reader = false;
-  l->home = NULL;
+  l->home = tp_home_word (mutex, kind);
 }
 
 #endif /* tp-core.h */

@@ -1,0 +1,133 @@
+/* TP mutex: concurrency restriction to a home processor (C1, C2, C3).
+   Copyright (C) 2026 Free Software Foundation, Inc.
+   This file is part of the GNU C Library.
+
+   The GNU C Library is free software; you can redistribute it and/or
+   modify it under the terms of the GNU Lesser General Public
+   License as published by the Free Software Foundation; either
+   version 2.1 of the License, or (at your option) any later version.
+
+   The GNU C Library is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   Lesser General Public License for more details.
+
+   You should have received a copy of the GNU Lesser General Public
+   License along with the GNU C Library; if not, see
+   <https://www.gnu.org/licenses/>.  */
+
+/* The user-space path of the TP mutex (nptl/pthread_mutex_tp_lock.c,
+   C1..C4), with threads pinned to processors 0 and 1 and a hand-off
+   threshold of 1 s (so a claim's window is 250 ms):
+   C1  a thread on processor 0 that waited for the mutex claims the home
+       word for processor 0;
+   C2  while the main thread holds the mutex and another thread sleeps
+       for it, a thread on processor 1 defers (a counted sleep) until
+       the window ends, then takes the mutex and claims the home for
+       processor 1;
+   C3  a robust mutex, whose __list is its robust list linkage, has no
+       home: nobody defers.
+   With rseq disabled (tst-mutex-tp-home-norseq) nobody claims or
+   defers: the home word stays 0.  */
+
+#include <stdbool.h>
+#include "tst-mutex-tp-common.h"
+#include "tst-tp-home.h"
+
+static pthread_mutex_t mutex;
+
+/* The home word: the first 32 bits of __list (tp_home_word).  */
+static unsigned int
+home (void)
+{
+  return __atomic_load_n ((unsigned int *) &mutex.__data.__list,
+			  __ATOMIC_RELAXED);
+}
+
+/* Processor 0: blocks on the mutex that the main thread holds.  */
+static void *
+waiter (void *arg)
+{
+  pin (0);
+  xpthread_barrier_wait (&barrier);
+  xpthread_mutex_lock (&mutex);
+  xpthread_mutex_unlock (&mutex);
+  return NULL;
+}
+
+static void
+unlock_mutex (void)
+{
+  xpthread_mutex_unlock (&mutex);
+}
+
+/* Processor 1: locks the mutex while the main thread holds it and
+   WAITER sleeps for it; returns the deferrals that took.  */
+static void *
+other (void *arg)
+{
+  pin (1);
+  unsigned long int before = deferrals ();
+  xpthread_barrier_wait (&barrier);
+  xpthread_mutex_lock (&mutex);
+  unsigned long int taken = deferrals () - before;
+  xpthread_mutex_unlock (&mutex);
+  return (void *) (uintptr_t) taken;
+}
+
+/* With the main thread holding the mutex: start WAITER and let it fall
+   asleep, then OTHER, which tries while WAITER sleeps; release the
+   mutex 100 ms later (within the window of a claim made just before).
+   Returns OTHER's deferrals.  */
+static unsigned long int
+contend_from_both (void)
+{
+  xpthread_barrier_init (&barrier, NULL, 2);
+  pthread_t w = xpthread_create (NULL, waiter, NULL);
+  xpthread_barrier_wait (&barrier);
+  usleep (100000);
+  pthread_t o = xpthread_create (NULL, other, NULL);
+  xpthread_barrier_wait (&barrier);
+  usleep (100000);
+  xpthread_mutex_unlock (&mutex);
+  xpthread_join (w);
+  unsigned long int taken = (uintptr_t) xpthread_join (o);
+  xpthread_barrier_destroy (&barrier);
+  return taken;
+}
+
+static int
+do_test (void)
+{
+  home_test_start ();
+
+  /* C1: a thread on processor 0 that had to wait claims the home.  */
+  tst_tp_init (&mutex, PTHREAD_MUTEX_NORMAL, false, false);
+  TEST_COMPARE (home (), 0);
+  xpthread_mutex_lock (&mutex);
+  contend_with (waiter, unlock_mutex);
+  TEST_COMPARE (home () & TP_HOME_TAG_MASK, tag_of (0));
+
+  /* C2: within that claim's window, a thread on processor 1 defers
+     while the mutex is held and slept for; it gets the mutex after the
+     waiter on processor 0 and claims the home for processor 1.  */
+  xpthread_mutex_lock (&mutex);
+  unsigned long int deferred = contend_from_both ();
+  if (__rseq_size > 0)
+    TEST_VERIFY (deferred > 0);
+  else
+    TEST_COMPARE (deferred, 0);
+  TEST_COMPARE (home () & TP_HOME_TAG_MASK, tag_of (1));
+  xpthread_mutex_destroy (&mutex);
+
+  /* C3: a robust mutex has no home: the waiter's claim would overwrite
+     the robust list linkage of __list while it owns the mutex, and the
+     thread on processor 1 would defer to that claim.  */
+  tst_tp_init (&mutex, PTHREAD_MUTEX_NORMAL, true, false);
+  xpthread_mutex_lock (&mutex);
+  TEST_COMPARE (contend_from_both (), 0);
+  xpthread_mutex_destroy (&mutex);
+  return 0;
+}
+
+#include <support/test-driver.c>
