@@ -41,6 +41,16 @@
      3-thread liveness check needs that to stay within pan's depth bound
      (with it, 2*10^8 states at depth 4*10^6 and still going); back-off
      is in the safety, death and 2-thread liveness checks.
+   - Deferral to a home on another processor (C2, tp_core_defer): a
+     waiter that is not the requester finds the word owned by another
+     thread with W set while nobody is registered, and sleeps on no lock
+     word until the home's window ends (whether the home is elsewhere
+     and its window open is a nondeterministic choice here), then looks
+     again; a timed lock may time out in that sleep (ETIMEDOUT).  A
+     variant of B1's step (a sleep on no lock word, then a new look), at
+     most once per lock call, sharing B1's bound, as in tp_rwlock.pml.
+     The home word itself is a hint that no transition reads to decide
+     ownership, so it is not modelled.  NO_DEFER leaves the step out.
    - Not modelled: robust mutexes and owner death (OD bit, K, H5 for dead
      requesters), recursive/errorcheck relock, the kernel path, the
      bookkeeping fields (__owner, __count, __nusers).
@@ -53,6 +63,7 @@
      TIMED_MASK bit i set: thread i uses a timed lock (abstime != NULL)
      TRY_MASK   bit i set: thread i may also use trylock
      LIVENESS   define to get the LTL property "handoff"
+     NO_DEFER   leave out the deferral to a home (C2)
    Mutants (each must make a check fail):
      BROKEN_U1_NOWAKE   U1 does not FUTEX_WAKE when W was set
      BROKEN_T3_NOW      waiter sleeps without announcing W (no T3)
@@ -195,6 +206,19 @@ sleep_loop:
        goto acquired
   :: else -> skip
   fi;
+#ifndef NO_DEFER
+  /* C2: sleep unannounced until the home's window ends.  */
+  if
+  :: HANDOFF && !backed && !requester && ho == 0 && (v & WBIT) != 0 &&
+     TID (v) != 0 && TID (v) != me ->
+       backed = 1;
+       if
+       :: TIMED (me) -> goto next_round         /* ETIMEDOUT */
+       :: true -> goto sleep_loop
+       fi
+  :: true -> skip
+  fi;
+#endif
   if
   :: TID (v) == 0 ->
        atomic {                                 /* T2: set W */

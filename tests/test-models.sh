@@ -1,4 +1,4 @@
-#!/bin/bash
+#!/bin/sh
 # Model checks of the lock protocols (models/*.pml, see models/README).
 # Writes one PASS:/FAIL: line per check to the file named by $1 (and to
 # stdout), with the states explored and the time of each check.  Needs
@@ -7,10 +7,6 @@
 # A check named .../mut-* runs a deliberately broken model (a BROKEN_*
 # macro) and passes when the verifier reports an error; every other
 # check passes when the verifier reports 0 errors.
-#
-# Each check is one single-threaded pan search: they run side by side,
-# as many at a time as there are processors (MODEL_JOBS overrides), and
-# their reports are printed in the order of this file.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,8 +15,6 @@ case $sum in /*) ;; *) sum=$(pwd)/$sum ;; esac
 : > "$sum"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-max_jobs=${MODEL_JOBS:-$(nproc 2>/dev/null || echo 1)}
-checks=
 
 for tool in spin gcc; do
   if ! command -v $tool > /dev/null 2>&1; then
@@ -30,15 +24,14 @@ for tool in spin gcc; do
   fi
 done
 
-# run_check NAME MODEL MODE EXPECT DEFINES...
+# check NAME MODEL MODE EXPECT DEFINES...
 #   MODE    safety (assertions, invalid end states) or ltl (pan -a -f)
 #   EXPECT  ok (0 errors) or error (at least one error)
-# Writes the check's result line to $tmp/NAME/result and prints its
-# report.
-run_check() {
+check() {
   name=$1 model=$2 mode=$3 expect=$4
   shift 4
   d=$tmp/$name
+  mkdir -p "$d"
   cp "$top/models/$model.pml" "$d/"
   start=$(date +%s.%N)
   (
@@ -72,7 +65,7 @@ run_check() {
       r=PASS
     fi
   fi
-  echo "$r: models/$name" > "$d/result"
+  echo "$r: models/$name" >> "$sum"
   printf '%s: models/%s  (%s states, %ss, errors %s%s%s)\n' "$r" "$name" \
     "${states:-?}" "$secs" "${errors:-?}" \
     "$( [ $truncated = yes ] && echo ', depth bound hit')" \
@@ -82,45 +75,43 @@ run_check() {
   fi
 }
 
-# check NAME MODEL MODE EXPECT DEFINES...: run_check in the background,
-# once fewer than max_jobs checks are running.
-check() {
-  checks="$checks $1"
-  mkdir -p "$tmp/$1"
-  while [ "$(jobs -pr | wc -l)" -ge "$max_jobs" ]; do
-    wait -n
-  done
-  run_check "$@" > "$tmp/$1/report" 2>&1 &
-}
-
-# TP mutex (models/tp_mutex.pml).
+# TP mutex (models/tp_mutex.pml).  The deferral to a home (C2) is in
+# the checks of one round (defer, defer-death) and in the 2-thread
+# liveness check; with it two rounds of three threads exceed the
+# suite's time and memory (over 2 minutes and 11 GB), so those checks
+# and the mutants, which predate it, leave it out (NO_DEFER).
 check tp_mutex/safety tp_mutex safety ok \
-  -DNT=3 -DNITER=2 -DHANDOFF=1 -DTIMED_MASK=2 -DTRY_MASK=8
+  -DNT=3 -DNITER=2 -DHANDOFF=1 -DTIMED_MASK=2 -DTRY_MASK=8 -DNO_DEFER
+check tp_mutex/defer tp_mutex safety ok \
+  -DNT=3 -DNITER=1 -DHANDOFF=1 -DTIMED_MASK=2 -DTRY_MASK=8
+check tp_mutex/defer-death tp_mutex safety ok \
+  -DNT=3 -DNITER=1 -DTIMED_MASK=2 -DDEATH
 check tp_mutex/nohandoff tp_mutex safety ok -DNT=3 -DNITER=2 -DHANDOFF=0
 check tp_mutex/handoff-liveness-2t tp_mutex ltl ok \
   -DNT=2 -DNITER=0 -DLIVENESS
 # Without the back-off step (NO_BACKOFF): with it this search exceeds
 # pan's depth bound; the other tp_mutex checks include it.
 check tp_mutex/handoff-liveness-3t tp_mutex ltl ok \
-  -DNT=3 -DNITER=0 -DLIVENESS -DTIMED_MASK=12 -DTRY_MASK=8 -DNO_BACKOFF
+  -DNT=3 -DNITER=0 -DLIVENESS -DTIMED_MASK=12 -DTRY_MASK=8 -DNO_BACKOFF \
+  -DNO_DEFER
 # The granting unlocker dies between H3 and U2 (I8): exercises H5 and
 # the dropped-grant path of tp_core_withdraw, which must do T3 before it
 # sleeps (README, "Findings" 1); the mutant sleeps without T3, as the C
 # code did before the fix, and loses the wake-up.
 check tp_mutex/death tp_mutex safety ok \
-  -DNT=3 -DNITER=2 -DTIMED_MASK=2 -DDEATH
+  -DNT=3 -DNITER=2 -DTIMED_MASK=2 -DDEATH -DNO_DEFER
 check tp_mutex/mut-withdraw-no-t3 tp_mutex safety error \
-  -DNT=3 -DNITER=2 -DTIMED_MASK=2 -DDEATH -DBROKEN_WITHDRAW_NO_T3
+  -DNT=3 -DNITER=2 -DTIMED_MASK=2 -DDEATH -DBROKEN_WITHDRAW_NO_T3 -DNO_DEFER
 check tp_mutex/mut-u1-nowake tp_mutex safety error \
-  -DNT=3 -DNITER=2 -DHANDOFF=0 -DBROKEN_U1_NOWAKE
+  -DNT=3 -DNITER=2 -DHANDOFF=0 -DBROKEN_U1_NOWAKE -DNO_DEFER
 check tp_mutex/mut-no-t3 tp_mutex safety error \
-  -DNT=3 -DNITER=2 -DHANDOFF=0 -DBROKEN_T3_NOW
+  -DNT=3 -DNITER=2 -DHANDOFF=0 -DBROKEN_T3_NOW -DNO_DEFER
 check tp_mutex/mut-u2-wake1 tp_mutex safety error \
-  -DNT=3 -DNITER=2 -DBROKEN_U2_WAKE1
+  -DNT=3 -DNITER=2 -DBROKEN_U2_WAKE1 -DNO_DEFER
 check tp_mutex/mut-h2-blind tp_mutex safety error \
-  -DNT=3 -DNITER=2 -DTIMED_MASK=2 -DBROKEN_H2_BLIND
+  -DNT=3 -DNITER=2 -DTIMED_MASK=2 -DBROKEN_H2_BLIND -DNO_DEFER
 check tp_mutex/mut-no-h3 tp_mutex ltl error \
-  -DNT=2 -DNITER=0 -DLIVENESS -DBROKEN_NO_H3
+  -DNT=2 -DNITER=0 -DLIVENESS -DBROKEN_NO_H3 -DNO_DEFER
 
 # Phase-fair rwlock (models/pf_rwlock.pml).
 check pf_rwlock/safety pf_rwlock safety ok -DNR=2 -DNW=2 -DNITER=1
@@ -190,13 +181,4 @@ check tp_rwlock/mut-grant-nosh tp_rwlock safety error \
 check tp_rwlock/mut-no-a2 tp_rwlock safety error \
   -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_NO_A2
 
-wait
-for name in $checks; do
-  cat "$tmp/$name/report"
-  if [ -f "$tmp/$name/result" ]; then
-    cat "$tmp/$name/result" >> "$sum"
-  else
-    echo "FAIL: models/$name" | tee -a "$sum"
-  fi
-done
 exit 0
