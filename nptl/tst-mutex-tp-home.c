@@ -1,4 +1,4 @@
-/* TP mutex: concurrency restriction to a home processor (C1, C2, C3).
+/* TP mutex: concurrency restriction to a home processor (C1, C2).
    Copyright (C) 2026 Free Software Foundation, Inc.
    This file is part of the GNU C Library.
 
@@ -25,8 +25,8 @@
        for it, a thread on processor 1 defers (a counted sleep) until
        the window ends, then takes the mutex and claims the home for
        processor 1;
-   C3  a robust mutex, whose __list is its robust list linkage, has no
-       home: nobody defers.
+   and a robust mutex, whose __list is its robust list linkage, has no
+   home: nobody defers.
    With rseq disabled (tst-mutex-tp-home-norseq) nobody claims or
    defers: the home word stays 0.  */
 
@@ -120,7 +120,7 @@ do_test (void)
   TEST_COMPARE (home () & TP_HOME_TAG_MASK, tag_of (1));
   xpthread_mutex_destroy (&mutex);
 
-  /* C3: a robust mutex has no home: the waiter's claim would overwrite
+  /* A robust mutex has no home: the waiter's claim would overwrite
      the robust list linkage of __list while it owns the mutex, and the
      thread on processor 1 would defer to that claim.  */
   tst_tp_init (&mutex, PTHREAD_MUTEX_NORMAL, true, false);
