@@ -1,0 +1,157 @@
+/* How long the machine takes each processor away from a running thread.
+   Copyright (C) 2026 Free Software Foundation, Inc.
+
+   This program is free software; you can redistribute it and/or modify
+   it under the terms of the GNU General Public License as published by
+   the Free Software Foundation; either version 2 of the License, or (at
+   your option) any later version.
+
+   This program is distributed in the hope that it will be useful, but
+   WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   General Public License for more details.  */
+
+/* Usage: processor-stalls SECONDS
+   One thread per online processor, pinned to it, reads CLOCK_MONOTONIC
+   in a loop for SECONDS seconds and never blocks.  An interval between
+   two consecutive reads longer than the loop's few tens of ns is time in
+   which the thread did not run: the processor served an interrupt or
+   another task, or, on a virtual machine, the host did not run the
+   virtual processor at all.  Printed per processor: the longest such
+   stall in each second (median, min and max over the seconds) and the
+   number of stalls over 1 ms per second (median).  No lock protocol can
+   make a wait shorter than the stall of a thread that the waiter needs
+   to run, so these figures bound the worst waits that the lock
+   benchmark's 1 s rounds can show (make bench runs this after the
+   lock passes).  Exits 1 on a bad argument or a failed system call.  */
+
+#define _GNU_SOURCE 1
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_SECONDS 600
+#define LONG_STALL_NS 1000000
+
+struct probe
+{
+  pthread_t thread;
+  int cpu;
+  int seconds;
+  long long longest[MAX_SECONDS];
+  long long long_stalls[MAX_SECONDS];
+};
+
+static long long
+now_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void *
+probe_main (void *arg)
+{
+  struct probe *p = arg;
+  cpu_set_t set;
+  CPU_ZERO (&set);
+  CPU_SET (p->cpu, &set);
+  int err = pthread_setaffinity_np (pthread_self (), sizeof set, &set);
+  if (err != 0)
+    {
+      fprintf (stderr, "processor-stalls: processor %d: %s\n", p->cpu,
+	       strerror (err));
+      exit (1);
+    }
+  long long start = now_ns ();
+  long long prev = start;
+  for (;;)
+    {
+      long long t = now_ns ();
+      long long second = (t - start) / 1000000000LL;
+      if (second >= p->seconds)
+	break;
+      long long gap = t - prev;
+      if (gap > p->longest[second])
+	p->longest[second] = gap;
+      if (gap > LONG_STALL_NS)
+	p->long_stalls[second]++;
+      prev = t;
+    }
+  return NULL;
+}
+
+static int
+compare (const void *a, const void *b)
+{
+  long long x = *(const long long *) a;
+  long long y = *(const long long *) b;
+  return x < y ? -1 : x > y;
+}
+
+int
+main (int argc, char **argv)
+{
+  int seconds = argc == 2 ? atoi (argv[1]) : 0;
+  if (seconds < 1 || seconds > MAX_SECONDS)
+    {
+      fprintf (stderr, "usage: processor-stalls SECONDS (1 to %d)\n",
+	       MAX_SECONDS);
+      return 1;
+    }
+  cpu_set_t online;
+  if (sched_getaffinity (0, sizeof online, &online) != 0)
+    {
+      perror ("processor-stalls: sched_getaffinity");
+      return 1;
+    }
+  int count = CPU_COUNT (&online);
+  struct probe *probes = calloc (count, sizeof *probes);
+  if (probes == NULL)
+    {
+      perror ("processor-stalls: calloc");
+      return 1;
+    }
+  for (int cpu = 0, i = 0; i < count; cpu++)
+    if (CPU_ISSET (cpu, &online))
+      {
+	probes[i].cpu = cpu;
+	probes[i].seconds = seconds;
+	int err = pthread_create (&probes[i].thread, NULL, probe_main,
+				  &probes[i]);
+	if (err != 0)
+	  {
+	    fprintf (stderr, "processor-stalls: pthread_create: %s\n",
+		     strerror (err));
+	    return 1;
+	  }
+	i++;
+      }
+  for (int i = 0; i < count; i++)
+    pthread_join (probes[i].thread, NULL);
+
+  printf ("# one thread pinned to each processor, never blocking, %d s;"
+	  " per second: its longest stall and its stalls over 1 ms\n",
+	  seconds);
+  printf ("%-9s  %-36s  %s\n", "processor",
+	  "longest stall, us: median (min..max)", "stalls > 1 ms, median");
+  for (int i = 0; i < count; i++)
+    {
+      struct probe *p = &probes[i];
+      qsort (p->longest, seconds, sizeof p->longest[0], compare);
+      qsort (p->long_stalls, seconds, sizeof p->long_stalls[0], compare);
+      char longest[64];
+      snprintf (longest, sizeof longest, "%lld (%lld..%lld)",
+		p->longest[seconds / 2] / 1000, p->longest[0] / 1000,
+		p->longest[seconds - 1] / 1000);
+      printf ("%-9d  %-36s  %lld\n", p->cpu, longest,
+	      p->long_stalls[seconds / 2]);
+    }
+  free (probes);
+  return 0;
+}
