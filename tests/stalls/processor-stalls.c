@@ -19,17 +19,19 @@
    another task, or, on a virtual machine, the host did not run the
    virtual processor at all.  Printed per processor: the longest such
    stall in each second (median, min and max over the seconds) and the
-   number of stalls over 1 ms per second (median).  No lock protocol can
-   make a wait shorter than the stall of a thread that the waiter needs
-   to run, so these figures bound the worst waits that the lock
-   benchmark's 1 s rounds can show (make bench runs this after the
-   lock passes).  Exits 1 on a bad argument or a failed system call.  */
+   number of stalls over 1 ms per second (median).  A lock call whose
+   waiter, or the holder it waits for, is stalled waits at least as long
+   as the stall, whatever the lock protocol, so these figures are what
+   the worst waits of the lock benchmark's 1 s rounds are to be read
+   against (make bench runs this after the lock passes).  Exits 1 on a
+   bad argument or a failed system call.  */
 
 #define _GNU_SOURCE 1
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -94,11 +96,35 @@ compare (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+/* The median of the N values V, which it sorts.  */
+static long long
+median (long long *v, int n)
+{
+  qsort (v, n, sizeof v[0], compare);
+  return (v[(n - 1) / 2] + v[n / 2]) / 2;
+}
+
+/* SECONDS from the command line, or 0 if it is not a whole number from
+   1 to MAX_SECONDS.  */
+static int
+parse_seconds (int argc, char **argv)
+{
+  if (argc != 2)
+    return 0;
+  char *end;
+  errno = 0;
+  long int v = strtol (argv[1], &end, 10);
+  if (errno != 0 || end == argv[1] || *end != '\0' || v < 1
+      || v > MAX_SECONDS)
+    return 0;
+  return v;
+}
+
 int
 main (int argc, char **argv)
 {
-  int seconds = argc == 2 ? atoi (argv[1]) : 0;
-  if (seconds < 1 || seconds > MAX_SECONDS)
+  int seconds = parse_seconds (argc, argv);
+  if (seconds == 0)
     {
       fprintf (stderr, "usage: processor-stalls SECONDS (1 to %d)\n",
 	       MAX_SECONDS);
@@ -143,14 +169,13 @@ main (int argc, char **argv)
   for (int i = 0; i < count; i++)
     {
       struct probe *p = &probes[i];
-      qsort (p->longest, seconds, sizeof p->longest[0], compare);
-      qsort (p->long_stalls, seconds, sizeof p->long_stalls[0], compare);
+      long long longest_median = median (p->longest, seconds);
       char longest[64];
       snprintf (longest, sizeof longest, "%lld (%lld..%lld)",
-		p->longest[seconds / 2] / 1000, p->longest[0] / 1000,
+		longest_median / 1000, p->longest[0] / 1000,
 		p->longest[seconds - 1] / 1000);
       printf ("%-9d  %-36s  %lld\n", p->cpu, longest,
-	      p->long_stalls[seconds / 2]);
+	      median (p->long_stalls, seconds));
     }
   free (probes);
   return 0;
