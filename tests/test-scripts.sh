@@ -37,6 +37,10 @@
 #   census-cancel         the census preload adds no cancellation point
 #                         to pthread_mutex_lock: a thread with a pending
 #                         cancellation request still returns from it
+#   processor-stalls      make bench's stall probe prints one row per
+#                         processor with min <= median <= max, and
+#                         refuses a bad number of seconds, printing
+#                         nothing
 #   app-lock-share        app_bench.py's share of lock code adds up the
 #                         libc lock functions and the futex system call
 #                         from perf report, and nothing else
@@ -329,6 +333,29 @@ PROG
     && grep -q ' mutex$' "$c/census.log"
 }
 check census-cancel census_cancel
+
+# tests/stalls/processor-stalls.c: a 1 s run, and arguments it must refuse.
+processor_stalls() {
+  p=$tmp/stalls
+  mkdir -p "$p"
+  "${HOST_CC:-cc}" -O2 -Wall -Wextra -Werror -o "$p/stalls" \
+    "$top/tests/stalls/processor-stalls.c" -lpthread || return 1
+  "$p/stalls" 1 > "$p/out" || return 1
+  for bad in 0 601 abc 5x ""; do
+    if "$p/stalls" $bad > "$p/bad" 2> "$p/bad.err"; then return 1; fi
+    [ ! -s "$p/bad" ] && grep -q '^usage: processor-stalls' "$p/bad.err" \
+      || return 1
+  done
+  awk -v cpus="$(nproc)" '
+    /^processor / { header = 1; next }
+    header && NF == 4 {
+      rows++
+      split ($3, r, /[()]|\.\./)
+      if (!($2 >= r[2] && $2 <= r[3] && r[2] >= 0)) bad = 1
+    }
+    END { exit !(header && rows == cpus && !bad) }' "$p/out"
+}
+check processor-stalls processor_stalls
 
 # app_bench.py --lock-profile: the share of lock code in a perf profile,
 # from a stand-in for perf that prints a report of each kind (self
