@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Model checks of the lock protocols (models/*.pml, see models/README).
 # Writes one PASS:/FAIL: line per check to the file named by $1 (and to
 # stdout), with the states explored and the time of each check.  Needs
@@ -7,12 +7,23 @@
 # A check named .../mut-* runs a deliberately broken model (a BROKEN_*
 # macro) and passes when the verifier reports an error; every other
 # check passes when the verifier reports 0 errors.
+#
+# The checks are independent searches: MODEL_JOBS of them (default: the
+# number of online processors) run at a time.  Each prints its line
+# when it ends; the sum file lists them in the order of this script.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 sum=${1:?usage: test-models.sh SUMFILE}
 case $sum in /*) ;; *) sum=$(pwd)/$sum ;; esac
 : > "$sum"
+jobs=${MODEL_JOBS:-$(nproc)}
+case $jobs in
+  ''|*[!0-9]*|0)
+    echo "test-models.sh: MODEL_JOBS must be a positive number, not '$jobs'" >&2
+    echo "FAIL: models/jobs" | tee -a "$sum"
+    exit 0 ;;
+esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -24,10 +35,11 @@ for tool in spin gcc; do
   fi
 done
 
-# check NAME MODEL MODE EXPECT DEFINES...
+# run_check NAME MODEL MODE EXPECT DEFINES...
 #   MODE    safety (assertions, invalid end states) or ltl (pan -a -f)
 #   EXPECT  ok (0 errors) or error (at least one error)
-check() {
+# Writes the check's sum line to $tmp/NAME/result.
+run_check() {
   name=$1 model=$2 mode=$3 expect=$4
   shift 4
   d=$tmp/$name
@@ -65,14 +77,32 @@ check() {
       r=PASS
     fi
   fi
-  echo "$r: models/$name" >> "$sum"
-  printf '%s: models/%s  (%s states, %ss, errors %s%s%s)\n' "$r" "$name" \
-    "${states:-?}" "$secs" "${errors:-?}" \
-    "$( [ $truncated = yes ] && echo ', depth bound hit')" \
-    "${what:+, $what}"
-  if [ $r = FAIL ]; then
-    cat "$d/spin.log" "$d/gcc.log" 2>/dev/null | head -20
+  echo "$r: models/$name" > "$d/result"
+  {
+    printf '%s: models/%s  (%s states, %ss, errors %s%s%s)\n' "$r" "$name" \
+      "${states:-?}" "$secs" "${errors:-?}" \
+      "$( [ $truncated = yes ] && echo ', depth bound hit')" \
+      "${what:+, $what}"
+    if [ $r = FAIL ]; then
+      cat "$d/spin.log" "$d/gcc.log" 2>/dev/null | head -20
+    fi
+  } > "$d/report"
+  # One write, so that the reports of concurrent checks do not mix.
+  cat "$d/report"
+}
+
+# check NAME MODEL MODE EXPECT DEFINES...: run_check in the background,
+# once fewer than $jobs checks are running.
+names=
+running=0
+check() {
+  names="$names $1"
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n
+    running=$((running - 1))
   fi
+  run_check "$@" &
+  running=$((running + 1))
 }
 
 # TP mutex (models/tp_mutex.pml).  The deferral to a home (C2) is in
@@ -181,4 +211,13 @@ check tp_rwlock/mut-grant-nosh tp_rwlock safety error \
 check tp_rwlock/mut-no-a2 tp_rwlock safety error \
   -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_NO_A2
 
+wait
+# A check that wrote no result (its shell died) fails.
+for name in $names; do
+  if [ -f "$tmp/$name/result" ]; then
+    cat "$tmp/$name/result"
+  else
+    echo "FAIL: models/$name"
+  fi
+done >> "$sum"
 exit 0
