@@ -3,7 +3,7 @@
 #
 # Run glibc's tests of SUBDIR (e.g. nptl) in OBJDIR with GLIBC_TUNABLES set
 # to TUNABLES (empty: glibc's defaults) and write RESULTS/MODE.sum: all of
-# them (`make subdirs=SUBDIR check'), or only the TESTs named.  Every test
+# them (SUBDIR's make, goal check), or only the TESTs named.  Every test
 # reruns (its previous output is removed first).  A test named in one
 # of the XFAIL-LISTS (files separated by spaces; in each one name per
 # line, `#' comments, with the reason it fails)
@@ -36,8 +36,15 @@ if [ $# -eq 0 ]; then
 	"$objdir/$subdir/subdir-tests.sum"
   # The subdirectory's own make, with the goal check: nptl/Makefile
   # runs its tests one at a time (.NOTPARALLEL) only for goals named
-  # *tests, which is how the top-level make enters it.  Run concurrently
-  # they take a third of the time (README, "Testing").
+  # *tests, which is how the top-level make enters it.  Run JOBS at a
+  # time, nptl's take less than half as long (README, "Tests").  First
+  # what the top-level make prepares before it enters a subdirectory's
+  # tests: the root of the container tests (support/test-container;
+  # nptl's is tst-pthread-getattr).  If that fails, they fail.
+  "$top/scripts/run-logged.sh" "${log%.log}-testroot.log" \
+    "$label: the container tests' root" \
+    make -C "$objdir" -j"$jobs" MAKEINFO=: subdirs="$subdir" \
+      "$objdir/testroot.pristine/install.stamp" || true
   "$top/scripts/run-logged.sh" "$log" "$label" \
     make -r -C "$srcdir/$subdir" ..=../ objdir="$objdir" subdir="$subdir" \
       -k -j"$jobs" MAKEINFO=: check || true
