@@ -593,7 +593,8 @@ tprw_rdunlock (pthread_rwlock_t *rwlock)
      rwlock ran at 0.976-0.981 of the default rwlock with the guess and
      0.996-1.013 without it, at 2 to 16 threads, while 5*10^7
      uncontended pairs took 0.69 s either way (the default 0.74-0.77):
-     see README.  */
+     see README.  Relaxed MO: the value is only the expected one of R0's
+     CAS, which orders.  */
   unsigned int v = atomic_load_relaxed (word);
 
   for (;;)
