@@ -27,6 +27,14 @@
      count: a delay, which the interleavings already contain, except
      that a timed reader may time out in it (modelled: it returns having
      changed nothing).
+   - A reader's back-off from a writer phase (P6) is modelled: a
+     reader that waits for a writer phase may retract its arrival (the
+     CAS of pf_rd_retract, only while RIN's phase bits are still those
+     it saw, else it holds the lock), sleep on no lock word (a delay; a
+     timed reader may time out in it, having changed nothing) and arrive
+     again; at most NBACKOFF times per lock call, the bound that the
+     hand-off threshold puts on it in C.  A backed-off reader is in no
+     count, so G2 is checked for its last arrival.
    - Writer timeouts: cases (a), (b) and (c) fully (case (c): the drain
      is abandoned, PF_DRAIN_ABANDONED replaces WDRAIN, the phase stays
      on and the reader that completes the drain ends it).
@@ -34,7 +42,8 @@
      down) and EDEADLK detection are not modelled (trywrlock gives up a
      phase with pf_drain_abandon, as case (c)).
 
-   Configuration: NR readers, NW writers, NITER rounds each;
+   Configuration: NR readers, NW writers, NITER rounds each; NBACKOFF
+   back-offs (P6) per read lock call at most;
    RTIMED/WTIMED: masks, bit i set: reader i / writer i (counting the
    writers from 0) may time out (1: the first one, 3: the first two).
    Ghosts: readers_in, writers_in (mutual exclusion, G1); gphase, the
@@ -44,7 +53,12 @@
      BROKEN_PF_NODRAIN        the writer does not wait for readers
      BROKEN_PF_NOWAKE         the writer's unlock does not wake RIN
      BROKEN_PF_READER_RETRY   a reader that meets a writer phase backs
-                              out and retries after it (not phase fair)
+                              out and retries after it once it has no
+                              back-off left (P6 without its bound: not
+                              phase fair)
+     BROKEN_PF_BACKOFF_BLIND  the back-off (P6) retracts the arrival
+                              without checking that the phase bits are
+                              still those the reader saw
      BROKEN_PF_ABANDON_ENDS_PHASE  case (c) as before the fix: the
                               writer clears WDRAIN, releases the role and
                               ends its phase itself (PHID ABA, deadlock)
@@ -66,6 +80,9 @@
 #endif
 #ifndef WTIMED
 #define WTIMED 0
+#endif
+#ifndef NBACKOFF
+#define NBACKOFF 1
 #endif
 
 #define NP (NR + NW)
@@ -108,11 +125,12 @@ byte waitph[NR];
 
 proctype reader (byte me)
 {
-  byte r, w, n, k_, round = 0;
+  byte r, w, n, k_, round = 0, backoffs;
   bool timed = ((RTIMED >> me) & 1);
 
 next:
   if :: round >= NITER -> goto done :: else -> round++ fi;
+  backoffs = 0;
   /* P2, pf_rd_defer: before it arrives, a reader on another processor
      than the lock's home may sleep, on no lock word, for a bounded
      time.  Only its timeout changes the course of events: a timed
@@ -133,21 +151,49 @@ again:
   if :: (r & PRES) == 0 -> goto cs :: else -> skip fi;
   w = r & WBITS;
 #ifdef BROKEN_PF_READER_RETRY
-  /* Back out (as pf_rd_retract: only while the bits are still W), wait
-     for the writer phase to end, arrive again.  */
-  atomic {
-    if
-    :: (rin & WBITS) == w -> rin = rin - RINC
-    :: else -> goto cs
-    fi
-  };
-  (rin & PRES) == 0;
-  goto again;
+  /* Back out (as pf_rd_retract: only while the bits are still W) with
+     no back-off left, wait for the writer phase to end, arrive again.  */
+  if
+  :: backoffs >= NBACKOFF ->
+       atomic {
+         if
+         :: (rin & WBITS) == w -> rin = rin - RINC
+         :: else -> goto cs
+         fi
+       };
+       (rin & PRES) == 0;
+       goto again
+  :: else -> skip
+  fi;
 #endif
   /* pf_rdlock_slow: wait until RIN's PRES/PHID differ from W.  */
 rwait_loop:
   r = rin;                                          /* acquire load */
   if :: (r & WBITS) != w -> goto cs :: else -> skip fi;
+  /* P6, pf_rd_wait_phase and pf_rdlock_slow: the spin ended with the
+     phase still on; while back-offs are left, retract the arrival
+     (pf_rd_retract: only while the bits are still W; otherwise the
+     phase has ended and we hold the lock), sleep on no lock word, and
+     arrive again.  */
+  if
+  :: backoffs < NBACKOFF ->
+       atomic {
+         if
+#ifndef BROKEN_PF_BACKOFF_BLIND
+         :: (rin & WBITS) == w ->
+#else
+         :: true ->
+#endif
+              rin = rin - RINC; waitph[me] = 0; backoffs++
+         :: else -> goto cs
+         fi
+       };
+       if
+       :: timed -> goto next                         /* ETIMEDOUT */
+       :: true -> goto again
+       fi
+  :: true -> skip
+  fi;
   if
   :: (r & RWAIT) == 0 ->                            /* pf_set_flag */
        atomic {

@@ -25,12 +25,13 @@
        on processor 1 claims it for processor 1; a reader on processor 1
        that deferred and then joins another reader claims it;
    P2  a reader on the home processor joins the read lock without
-       deferring; a reader on the other processor joins readers without
-       deferring too, but defers (a counted sleep) while a writer holds
-       the lock, until the window ends;
-   P4  a reader that joins without deferring while the home is the other
-       processor clears the home word; after the window, so does a writer
-       on processor 0 that finds the lock free, and a reader;
+       deferring; a reader on the other processor takes an idle lock
+       without deferring, but defers (a counted sleep) while readers or
+       a writer hold it, until the window ends;
+   P4  a reader that takes the lock without deferring while the home is
+       the other processor clears the home word; after the window, so
+       does a writer on processor 0 that finds the lock free, and a
+       reader;
    P5  a reader on processor 1 during whose deferral nobody claimed the
        home does not defer again for two windows: it waits for the
        writer phase instead, and then claims the home (P1);
@@ -58,17 +59,39 @@ home (void)
   return __atomic_load_n (&lock.__data.__pad3, __ATOMIC_RELAXED);
 }
 
-/* Processor 1: a reader that joins the main thread's read lock: no
-   deferral to readers, and the home it finds on processor 0 is dropped
+/* Processor 1: a reader that finds the lock idle within the window of
+   processor 0's claim takes it without deferring and drops the home
    (P2, P4).  */
 static void *
-joining_reader (void *arg)
+idle_reader (void *arg)
 {
   pin (1);
   unsigned long int before = deferrals ();
   xpthread_rwlock_rdlock (&lock);
   TEST_COMPARE (deferrals (), before);
   TEST_COMPARE (home (), 0);
+  xpthread_rwlock_unlock (&lock);
+  return NULL;
+}
+
+/* Processor 1: a reader that finds the main thread's read lock within
+   the window of processor 0's claim: readers inside, so it defers until
+   the window ends (P2), then joins them and claims the home (P1).  */
+static void *
+joining_reader (void *arg)
+{
+  pin (1);
+  unsigned long int before = deferrals ();
+  int64_t start = now_ns ();
+  xpthread_rwlock_rdlock (&lock);
+  if (__rseq_size > 0)
+    {
+      TEST_VERIFY (deferrals () > before);
+      TEST_VERIFY (now_ns () - start >= WINDOW_NS / 2);
+    }
+  else
+    TEST_COMPARE (deferrals (), before);
+  TEST_COMPARE (home () & TP_HOME_TAG_MASK, tag_of (1));
   xpthread_rwlock_unlock (&lock);
   return NULL;
 }
@@ -200,9 +223,16 @@ do_test (void)
   contend (waiting_writer);
   TEST_COMPARE (home () & TP_HOME_TAG_MASK, tag_of (0));
 
-  /* P2: a reader on the home processor joins without deferring; one on
-     the other processor joins the read lock too, and drops the home
-     (P4).  */
+  /* P2: a reader on the other processor takes the idle lock without
+     deferring, and drops the home (P4).  */
+  xpthread_join (xpthread_create (NULL, idle_reader, NULL));
+
+  /* P1 again; P2: a reader on the home processor joins without
+     deferring; one on the other processor defers to our read lock until
+     the window ends, then joins it and claims the home (P1).  */
+  xpthread_rwlock_wrlock (&lock);
+  contend (waiting_writer);
+  TEST_COMPARE (home () & TP_HOME_TAG_MASK, tag_of (0));
   unsigned long int before = deferrals ();
   xpthread_rwlock_rdlock (&lock);
   TEST_COMPARE (deferrals (), before);

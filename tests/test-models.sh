@@ -167,6 +167,8 @@ check pf_rwlock/mut-reader-retry pf_rwlock safety error \
   -DNR=2 -DNW=2 -DNITER=1 -DBROKEN_PF_READER_RETRY
 check pf_rwlock/mut-ignore-pres pf_rwlock safety error \
   -DNR=1 -DNW=2 -DNITER=1 -DBROKEN_PF_IGNORE_PRES
+check pf_rwlock/mut-backoff-blind pf_rwlock safety error \
+  -DNR=2 -DNW=2 -DNITER=1 -DBROKEN_PF_BACKOFF_BLIND
 
 # TP rwlock, user-space path (models/tp_rwlock.pml).  The three
 # bugs of models/README, "Findings" 4..6, are fixed in the C code; the

@@ -162,12 +162,35 @@ extern __thread int __pthread_tp_spin_budget attribute_hidden
 extern __thread int __pthread_tp_spin_grace attribute_hidden
   attribute_tls_model_ie;
 
+/* The budget that a thread's learnt budget B (0 if none yet) allows
+   its next spin: the tunable at most.  */
+static inline int
+tp_spin_budget_of (int b)
+{
+  int max = __pthread_mutex_tp_config.spin_count;
+  return b <= 0 || b > max ? max : b;
+}
+
+/* S4: the learnt budget after a spin with budget BUDGET that got what
+   it waited for after ROUNDS rounds (WON), or ended in sleeping
+   anyway.  */
+static inline int
+tp_spin_budget_learn (int budget, int rounds, bool won)
+{
+  int max = __pthread_mutex_tp_config.spin_count;
+  if (won)
+    {
+      /* Leave room for twice the rounds this one needed.  */
+      int want = 2 * rounds + TP_SPIN_MIN_BUDGET;
+      return want > budget ? (want < max ? want : max) : budget;
+    }
+  return budget / 2 >= TP_SPIN_MIN_BUDGET ? budget / 2 : budget;
+}
+
 static inline int
 tp_spin_budget (void)
 {
-  int max = __pthread_mutex_tp_config.spin_count;
-  int b = __pthread_tp_spin_budget;
-  return b <= 0 || b > max ? max : b;
+  return tp_spin_budget_of (__pthread_tp_spin_budget);
 }
 
 static inline int
@@ -182,17 +205,8 @@ tp_spin_grace (void)
 static inline void
 tp_spin_learn (int rounds, int grace, bool took, int free_for)
 {
-  int max = __pthread_mutex_tp_config.spin_count;
-  int b = tp_spin_budget ();
-  if (took)
-    {
-      /* Leave room for twice the rounds this one needed.  */
-      int want = 2 * rounds + TP_SPIN_MIN_BUDGET;
-      b = want > b ? (want < max ? want : max) : b;
-    }
-  else if (b / 2 >= TP_SPIN_MIN_BUDGET)
-    b /= 2;
-  __pthread_tp_spin_budget = b;
+  __pthread_tp_spin_budget = tp_spin_budget_learn (tp_spin_budget (), rounds,
+						  took);
 
   if (took && free_for >= grace && grace > 1)
     /* Nobody came for the free word during the grace.  */
