@@ -842,12 +842,6 @@ pf_rd_wait_phase (pthread_rwlock_t *rwlock, unsigned int w,
     }
 }
 
-/* P6: a reader's back-off from a writer phase starts at 1/2^FIRST of
-   the hand-off threshold (39 us at the default 5 ms) and doubles up to
-   1/2^MAX of it, as the TP core's back-off (tp_backoff_init).  */
-#define PF_BACK_OFF_FIRST_SHIFT	7
-#define PF_BACK_OFF_MAX_SHIFT	2
-
 /* P5: the calling thread's deferral back-off.  */
 #define PF_DEFER_BACKOFF_MAX	6
 
@@ -952,8 +946,9 @@ pf_rdlock_slow (pthread_rwlock_t *rwlock, unsigned int w, int64_t start,
   int64_t now = tp_now_ns (CLOCK_MONOTONIC);
   if (start == 0)
     start = now;
-  int64_t delay = threshold >> PF_BACK_OFF_FIRST_SHIFT;
-  int64_t delay_max = threshold >> PF_BACK_OFF_MAX_SHIFT;
+  /* The TP core's back-off schedule (tp-wait.h).  */
+  int64_t delay = threshold >> TP_BACKOFF_FIRST_SHIFT;
+  int64_t delay_max = threshold >> TP_BACKOFF_MAX_SHIFT;
   int err;
   for (;;)
     {
@@ -965,7 +960,7 @@ pf_rdlock_slow (pthread_rwlock_t *rwlock, unsigned int w, int64_t start,
       err = tp_kernel_pause (delay, clockid, abstime);
       if (err != 0)
 	return err;
-      delay = 2 * delay < delay_max ? 2 * delay : delay_max;
+      delay = tp_backoff_next (delay, delay_max);
       /* Arrive again, as in pf_rd_arrive.  Acquire MO: M1.  */
       unsigned int r = atomic_fetch_add_acquire (PF_RIN (rwlock), PF_RINC);
       if (__glibc_unlikely (pf_readers_full (rwlock, r)))

@@ -309,15 +309,27 @@ struct tp_backoff
   bool woken;
 };
 
-/* The back-off starts at 1/128 of the hand-off threshold (39 us at the
-   default 5 ms) and doubles up to 1/4 of it: long enough for a running
-   owner to do many critical sections without a wake-up, short beside
-   the starvation bound.  */
+/* The back-off starts at 1/2^TP_BACKOFF_FIRST_SHIFT of the hand-off
+   threshold (39 us at the default 5 ms) and doubles up to
+   1/2^TP_BACKOFF_MAX_SHIFT of it: long enough for a running owner to do
+   many critical sections without a wake-up, short beside the starvation
+   bound.  The phase-fair readers' back-off (P6 of
+   nptl/pthread_rwlock_pf.c) follows the same schedule.  */
+#define TP_BACKOFF_FIRST_SHIFT	7
+#define TP_BACKOFF_MAX_SHIFT	2
+
+/* The back-off delay after DELAY, at most MAX.  */
+static inline int64_t
+tp_backoff_next (int64_t delay, int64_t max)
+{
+  return delay * 2 < max ? delay * 2 : max;
+}
+
 static inline void
 tp_backoff_init (struct tp_backoff *b, const struct tp_handoff_wait *w)
 {
-  b->delay = w->threshold >> 7;
-  b->max = w->threshold >> 2;
+  b->delay = w->threshold >> TP_BACKOFF_FIRST_SHIFT;
+  b->max = w->threshold >> TP_BACKOFF_MAX_SHIFT;
   b->woken = false;
 }
 
@@ -354,7 +366,7 @@ tp_backoff_sleep (struct tp_backoff *b, const struct tp_handoff_wait *w,
       until = w->register_at;
       b->woken = false;
     }
-  b->delay = b->delay * 2 < b->max ? b->delay * 2 : b->max;
+  b->delay = tp_backoff_next (b->delay, b->max);
 
   const struct __timespec64 *ts = abstime;
   clockid_t ts_clock = clockid;
