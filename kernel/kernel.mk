@@ -59,7 +59,8 @@ KBENCH_ARGS      ?= -t 1,2,4 -r 3 -n 3 -l 10 -w 1 -f ww,pi,tp
 kernel-tree:
 	@$(KERNEL_SCRIPTS)/prepare-tree.sh '$(LINUX_TARBALL)' \
 		'$(LINUX_TARBALL_SHA256)' '$(LINUX_TOPDIR)' \
-		'$(KERNEL_SRC)/patches' '$(KERNEL_TREE)'
+		'$(KERNEL_SRC)/patches' '$(KERNEL_TREE)' \
+		'$(LINUX_DEB_PACKAGE)' '$(LINUX_DEB_VERSION)'
 
 kernel: kernel-tree
 	@$(KERNEL_SCRIPTS)/build-kernel.sh '$(KERNEL_TREE)' '$(KERNEL_OBJ)' \

@@ -23,7 +23,13 @@ fi
 
 wanted="$GLIBC_DEB_PACKAGE=$GLIBC_DEB_VERSION $LINUX_DEB_PACKAGE=$LINUX_DEB_VERSION"
 for list in "$@"; do
-  wanted="$wanted $(sed -e 's/#.*//' "$list" | tr -s ' \t' '\n\n')"
+  for spec in $(sed -e 's/#.*//' "$list"); do
+    # A list that names a pinned package without its version (the kernel
+    # needs linux-source-6.1 too) must not let apt take the archive's
+    # newest: with both PKG=VERSION and PKG, apt installs the newest.
+    case " $wanted " in *" $spec="*) continue ;; esac
+    wanted="$wanted $spec"
+  done
 done
 
 if [ "$(id -u)" = 0 ]; then
@@ -78,4 +84,7 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 # shellcheck disable=SC2086
-apt-get install -y -q --no-install-recommends $missing
+# --allow-downgrades: a machine may have a newer version of a pinned
+# package than the pin (installed by hand, or by an older version of
+# this script).
+apt-get install -y -q --no-install-recommends --allow-downgrades $missing

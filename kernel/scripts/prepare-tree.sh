@@ -2,7 +2,13 @@
 # Unpack the pinned linux-source tarball into a git repository and apply
 # kernel/patches/series on top of it as commits.
 #
-# Usage: prepare-tree.sh TARBALL SHA256 TOPDIR PATCHDIR TREE
+# Usage: prepare-tree.sh TARBALL SHA256 TOPDIR PATCHDIR TREE [PACKAGE VERSION]
+#
+# SHA256 is the checksum of the tarball of PACKAGE at VERSION (the pin,
+# upstream.conf).  If another version of PACKAGE is installed (the pin
+# gone from the archive: scripts/install-deps.sh falls back to the
+# archive's version), there is nothing to verify it against: the tree is
+# made from it with a warning, and the series must apply on it.
 #
 # The tree's first commit is tagged tpf-base.  The series is re-applied
 # only when the patches differ from those last applied or exported (their
@@ -10,7 +16,7 @@
 # uncommitted changes or commits that were not exported.
 set -euo pipefail
 
-tarball=$1 sha=$2 topdir=$3 patchdir=$4 tree=$5
+tarball=$1 sha=$2 topdir=$3 patchdir=$4 tree=$5 package=${6:-} version=${7:-}
 stampdir=$tree/.git
 say() { echo "kernel: $*"; }
 
@@ -19,8 +25,16 @@ series_sum() {
 }
 
 if [ ! -d "$tree/.git" ]; then
-	say "verifying $tarball"
-	echo "$sha  $tarball" | sha256sum -c --quiet -
+	pin="$version pinned"
+	if [ -n "$package" ]; then
+		pin=$("$(dirname "$0")/../../scripts/pin-used.sh" "$package" "$version")
+	fi
+	if [ "${pin#* }" = pinned ]; then
+		say "verifying $tarball"
+		echo "$sha  $tarball" | sha256sum -c --quiet -
+	else
+		say "WARNING: $package ${pin% *}, not the pinned $version (no checksum to verify); the series must apply on it"
+	fi
 	say "unpacking $topdir into $tree"
 	rm -rf "$tree.tmp"
 	mkdir -p "$tree.tmp"
