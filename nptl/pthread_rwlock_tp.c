@@ -200,8 +200,10 @@
 	 counting every race made the TP rwlock 0.64-0.89 of the default
 	 rwlock at 100 % reads, medium sections, 2 to 16 threads, no gap,
 	 and 2.2-3.3 with short ones; counting only the races for a free
-	 lock, 0.76-1.09 and 1.8-3.3 (three A/B runs of the two libcs,
-	 README).  Readers never
+	 lock, about 1.0 at 4 to 16 threads and still about 0.8 at 2 and
+	 3, and 1.8-3.5 (A/B runs of the two libcs, README): a reader that
+	 deferred still claims when it joins (C1), so one claim can keep
+	 the restriction going.  Readers never
 	 wait for readers, so without C5 a read-only lock had no home,
 	 and both processors moved its word at every lock and unlock:
 	 0.81-0.91 of the default rwlock's throughput at 100 % reads
