@@ -29,7 +29,7 @@
    C5  two readers on processors 0 and 1 that lock and unlock without a
        pause race in the fast path, and one of them claims the home; the
        same two readers, while a third reader holds the lock throughout,
-       race as often but always join a reader inside: they never claim.
+       race as before but always join a reader inside: they never claim.
    The test's GLIBC_TUNABLES (nptl/Makefile) replace any a suite sets, so
    the lock is of the TP kind in every suite.
    With rseq disabled (tst-rwlock-tp-home-norseq) nobody claims or
@@ -151,9 +151,9 @@ do_test (void)
   /* C5 counts only the races after which the reader took a free lock:
      those that found readers inside gained a processor.  With our read
      lock held throughout, every race of the two readers joins it, and
-     nobody claims the home in two seconds, with or without rseq (before
-     this rule, the first case's claim came within milliseconds).  No
-     other thread runs now: clear the first case's claim by hand.  */
+     nobody claims the home in two seconds, with or without rseq (on the
+     libc before this rule they did, and this check failed).  No other
+     thread runs now: clear the first case's claim by hand.  */
   __atomic_store_n (&lock.__data.__wrphase_futex, 0, __ATOMIC_RELAXED);
   xpthread_rwlock_rdlock (&lock);
   TEST_VERIFY (!race_readers (2));

@@ -349,9 +349,11 @@ run (enum config c, uint64_t seed)
       pthread_rwlockattr_init (&attr);
       int err = pthread_rwlockattr_setkind_np (&attr,
 					       lock_kinds[c / N_THREAD_COUNTS]);
-      if (err != 0)
+      if (err == 0)
+	err = pthread_rwlock_init (&rwlock, &attr);
+      pthread_rwlockattr_destroy (&attr);
+      if (err == EINVAL)
 	return -1;
-      err = pthread_rwlock_init (&rwlock, &attr);
       if (err != 0)
 	fail ("pthread_rwlock_init", err);
     }
