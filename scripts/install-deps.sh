@@ -23,6 +23,8 @@ fi
 
 wanted="$GLIBC_DEB_PACKAGE=$GLIBC_DEB_VERSION $LINUX_DEB_PACKAGE=$LINUX_DEB_VERSION"
 for list in "$@"; do
+  # Words, not lines: a line may name several packages.
+  # shellcheck disable=SC2013
   for spec in $(sed -e 's/#.*//' "$list"); do
     # A list that names a pinned package without its version (the kernel
     # needs linux-source-6.1 too) must not let apt take the archive's
@@ -83,8 +85,8 @@ if [ "$(id -u)" != 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
-# shellcheck disable=SC2086
 # --allow-downgrades: a machine may have a newer version of a pinned
 # package than the pin (installed by hand, or by an older version of
 # this script).
+# shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends --allow-downgrades $missing
