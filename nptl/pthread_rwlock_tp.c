@@ -203,11 +203,7 @@
 	 lock, about 1.0 at 4 to 16 threads and still about 0.8 at 2 and
 	 3, and 1.8-3.5 (A/B runs of the two libcs, README): a reader that
 	 deferred still claims when it joins (C1), so one claim can keep
-	 the restriction going.  So the races must also come faster than
-	 with a period of 32 us: with 8 us, 0.98-1.02 at 2 to 16 threads
-	 with medium sections, 1.6-3.0 with short ones (2.6-3.3 with 32
-	 us), the 90 and 50 % cells within the noise (README).  Readers
-	 never
+	 the restriction going.  Readers never
 	 wait for readers, so without C5 a read-only lock had no home,
 	 and both processors moved its word at every lock and unlock:
 	 0.81-0.91 of the default rwlock's throughput at 100 % reads
@@ -217,7 +213,7 @@
 	 (README).  The rate keeps readers that could run side by side
 	 from claiming: with long sections, which gain from two
 	 processors, a claim after 16 races within a window (1.25 ms)
-	 gave 0.55-0.62, and 16 within 32 us 0.91-0.99; with gaps between
+	 gave 0.55-0.62, and this rate 0.91-0.99; with gaps between
 	 operations races are rarer still (0.95-1.02).
    HOME is a hint: it delays attempts, and decides no ownership, so all
    its accesses are relaxed.  Readers claim it only by C5.  Without
@@ -376,10 +372,10 @@ tprw_lock_slow (pthread_rwlock_t *rwlock, bool reader, pid_t tid,
   return tprw_lock_user (rwlock, reader, tid, clockid, abstime);
 }
 
-/* C5: a reader claims HOME after this many races for a free lock in its
-   fast path within this many ns (two million races a second).  */
+/* C5: a reader claims HOME after this many races in its fast path
+   within this many ns (half a million races a second).  */
 #define TPRW_RACES_TO_CLAIM 16
-#define TPRW_RACE_PERIOD_NS 8000
+#define TPRW_RACE_PERIOD_NS 32000
 
 /* The calling thread's recent races (C5): their count, and the time of
    the first of them.  The thread's own, so that counting them moves no
