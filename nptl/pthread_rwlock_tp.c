@@ -167,7 +167,11 @@
      C1  A thread that takes the word in the slow path after waiting
 	 for it (the word was owned when its lock call began, or it
 	 slept or backed off) claims HOME for its processor; so does a
-	 served requester.
+	 served requester.  A reader that waited only for the window of
+	 another processor's claim (C2) claims only if its own last races
+	 qualified it for a claim (C5); otherwise it takes the word as in
+	 C4, so that among readers whose races are rare a claim lasts one
+	 window, instead of passing from processor to processor.
      C2  A thread on another processor, within the window (a quarter
 	 of the hand-off threshold) of the last claim, takes no fast path
 	 and does not spin; in the sleep loop, if it is not the
@@ -189,34 +193,39 @@
 	 path.
      C5  A reader whose fast-path CAS failed (the word changed between
 	 its load and its CAS: another processor is using it) counts the
-	 race when it gets the read lock, if it found the lock free then;
-	 the TPRW_RACES_TO_CLAIM-th race within TPRW_RACE_PERIOD_NS claims
-	 HOME as C1.  A race after which the reader joined readers inside
-	 is not counted: those readers run their sections side by side
-	 with it, and a claim would send the other processor's readers to
-	 sleep while its own readers gain nothing.  On a host where two
-	 processors reading at once are 1.3 times as fast as one with
-	 medium sections (37 against 29 Mops/s, the default rwlock),
-	 counting every race made the TP rwlock 0.64-0.89 of the default
-	 rwlock at 100 % reads, medium sections, 2 to 16 threads, no gap,
-	 and 2.2-3.3 with short ones; counting only the races for a free
-	 lock, about 1.0 at 4 to 16 threads and still about 0.8 at 2 and
-	 3, and 1.8-3.5 (A/B runs of the two libcs, README): a reader that
-	 deferred still claims when it joins (C1), so one claim can keep
-	 the restriction going.  Readers never
-	 wait for readers, so without C5 a read-only lock had no home,
-	 and both processors moved its word at every lock and unlock:
-	 0.81-0.91 of the default rwlock's throughput at 100 % reads
-	 without a gap, short and medium sections (make bench), whose
-	 reader arrives with an atomic add that never fails; with C5
-	 3.06-3.25 with short sections and 1.34-1.45 with medium ones
-	 (README).  The rate keeps readers that could run side by side
-	 from claiming: with long sections, which gain from two
-	 processors, a claim after 16 races within a window (1.25 ms)
-	 gave 0.55-0.62, and this rate 0.91-0.99; with gaps between
-	 operations races are rarer still (0.95-1.02).
+	 race when it gets the read lock.  When its last
+	 TPRW_RACES_TO_CLAIM races came within TPRW_OPS_PER_RACE times as
+	 many of its fast-path read locks, it claims HOME as C1.  Readers
+	 never wait for readers, so without C5 a read-only lock had no
+	 home, and both processors moved its word at every lock and
+	 unlock: 0.81-0.91 of the default rwlock's throughput at 100 %
+	 reads without a gap, short and medium sections (make bench),
+	 whose reader arrives with an atomic add that never fails.  What
+	 tells the sections that lose to those moves from the ones that
+	 gain from a second processor is the share of read locks that
+	 race, not their rate: with no restriction (glibc.pthread.rseq=0,
+	 100 % reads, no gap, 2 to 8 threads) 0.18-0.23 of them raced
+	 with short sections and 0.0001-0.0023 with medium ones.  The
+	 rule before counted 16 races for a free lock within 32 us, and a
+	 reader that deferred claimed when it joined, so one claim kept
+	 the restriction going: at 100 % reads, medium sections, no gap,
+	 the TP rwlock read 0.73-0.80 of the default at 2 and 3 threads
+	 in make bench, where two processors reading at once are 1.3
+	 times as fast as one.  An A/B run of the two libcs (4
+	 processes each, 100 % reads, no gap, 2 to 16 threads, README),
+	 before -> after: medium sections 0.80-1.26 -> 0.89-1.07 of the
+	 default rwlock, medians 0.92-1.02 -> 0.97 at every thread count;
+	 short ones 1.73-3.64 -> 0.89-3.46, medians 2.91-3.40 ->
+	 2.38-3.11: in one process of four (and in one of four of a
+	 second run) no claim came, and short sections read 0.89-1.28:
+	 the readers' CASes seldom failed there although the word moved
+	 (not explained).  Without the claim after a window among readers
+	 that race often, short sections at 8 and 16 threads fell to
+	 0.9-1.4: the restriction lives on those claims.
    HOME is a hint: it delays attempts, and decides no ownership, so all
-   its accesses are relaxed.  Readers claim it only by C5.  Without
+   its accesses are relaxed.  Readers claim it only by C5, and by C1
+   after waiting for a writer, or for a window while C5 qualifies
+   them.  Without
    rseq (the processor unknown) nobody claims or defers.  The deferral
    sleeps are on no futex word, so I2 is untouched, and they end at the
    registration time, so the starvation bound below holds as before.
@@ -306,6 +315,26 @@ tprw_try_take (unsigned int *word, unsigned int *v, bool reader, pid_t tid)
 							       tid)));
 }
 
+/* C5: a reader claims HOME when its last TPRW_RACES_TO_CLAIM races came
+   within TPRW_OPS_PER_RACE times as many read locks.  */
+#define TPRW_RACES_TO_CLAIM 64
+#define TPRW_OPS_PER_RACE 16
+
+/* The calling thread's read locks on the user-space path's fast paths,
+   and its recent races (C5): their count, and the read locks counted
+   when the first of them came.  The thread's own, so that counting them
+   moves no cache line.  */
+static __thread struct
+{
+  unsigned int ops;
+  unsigned int count;
+  unsigned int since;
+  /* Whether the last TPRW_RACES_TO_CLAIM races qualified for a claim:
+     then the thread also claims when it takes the word after waiting
+     only for another processor's window (C1).  */
+  bool hot;
+} tprw_races;
+
 /* The TP core's view of RWLOCK, for a reader (READER) or a writer.  */
 static inline void
 tprw_ref (struct tp_lock_ref *l, pthread_rwlock_t *rwlock, bool reader)
@@ -319,6 +348,7 @@ tprw_ref (struct tp_lock_ref *l, pthread_rwlock_t *rwlock, bool reader)
   l->rwlock = true;
   l->reader = reader;
   l->home = TPRW_HOME (rwlock);
+  l->claim_after_window = !reader || tprw_races.hot;
 }
 
 /* The user-space slow path of rdlock (READER) and wrlock: the TP core
@@ -372,38 +402,23 @@ tprw_lock_slow (pthread_rwlock_t *rwlock, bool reader, pid_t tid,
   return tprw_lock_user (rwlock, reader, tid, clockid, abstime);
 }
 
-/* C5: a reader claims HOME after this many races in its fast path
-   within this many ns (half a million races a second).  */
-#define TPRW_RACES_TO_CLAIM 16
-#define TPRW_RACE_PERIOD_NS 32000
-
-/* The calling thread's recent races (C5): their count, and the time of
-   the first of them.  The thread's own, so that counting them moves no
-   cache line.  */
-static __thread struct
-{
-  unsigned int count;
-  int64_t since;
-} tprw_races;
-
-/* C5: the caller took a read lock of RWLOCK, which was free, after its
-   CAS had failed (a race).  Only on the user-space path, which alone
-   defers to HOME and clears it (C2, C4).  */
+/* C5: the caller took a read lock of RWLOCK after its CAS had failed (a
+   race).  Only on the user-space path, which alone defers to HOME and
+   clears it (C2, C4).  */
 static inline void
 tprw_note_race (pthread_rwlock_t *rwlock)
 {
   if (tprw_use_kernel ())
     return;
-  int64_t now = tp_now_ns (CLOCK_MONOTONIC);
-  if (now - tprw_races.since > TPRW_RACE_PERIOD_NS)
-    {
-      tprw_races.since = now;
-      tprw_races.count = 0;
-    }
-  if (++tprw_races.count >= TPRW_RACES_TO_CLAIM)
+  if (tprw_races.count++ == 0)
+    tprw_races.since = tprw_races.ops;
+  if (tprw_races.count >= TPRW_RACES_TO_CLAIM)
     {
       tprw_races.count = 0;
-      tp_home_claim (TPRW_HOME (rwlock), now);
+      tprw_races.hot = (tprw_races.ops - tprw_races.since
+			<= TPRW_RACES_TO_CLAIM * TPRW_OPS_PER_RACE);
+      if (tprw_races.hot)
+	tp_home_claim (TPRW_HOME (rwlock), tp_now_ns (CLOCK_MONOTONIC));
     }
 }
 
@@ -423,8 +438,8 @@ tprw_rdlock_slow (pthread_rwlock_t *rwlock, pid_t tid, clockid_t clockid,
    gaps that took the TP rwlock from 0.87-0.96 of the default rwlock's
    throughput to 0.95-1.06 in make bench, when it still timed each lock
    call), and the race counted (C5).  Out of line, as the clock's time
-   structure would give the fast path a frame.  Acquire MO: see the
-   design comment.  */
+   structure (read for a claim) would give the fast path a frame.
+   Acquire MO: see the design comment.  */
 static int __attribute_noinline__
 tprw_rdlock_raced (pthread_rwlock_t *rwlock, unsigned int v, pid_t tid,
 		   clockid_t clockid, const struct __timespec64 *abstime)
@@ -434,9 +449,8 @@ tprw_rdlock_raced (pthread_rwlock_t *rwlock, unsigned int v, pid_t tid,
     if (atomic_compare_exchange_weak_acquire (TPRW_WORD (rwlock), &v,
 					      tprw_taken (v, true, tid)))
       {
-	/* V is the word our CAS replaced: were readers inside?  */
-	if ((v & ~FUTEX_WAITERS) == 0)
-	  tprw_note_race (rwlock);
+	++tprw_races.ops;
+	tprw_note_race (rwlock);
 	return 0;
       }
   return tprw_rdlock_slow (rwlock, tid, clockid, abstime);
@@ -457,7 +471,10 @@ __pthread_rwlock_tp_rdlock (pthread_rwlock_t *rwlock, clockid_t clockid,
 			     clockid, abstime);
   if (atomic_compare_exchange_weak_acquire (TPRW_WORD (rwlock), &v,
 					    tprw_taken (v, true, 0)))
-    return 0;
+    {
+      ++tprw_races.ops;
+      return 0;
+    }
   return tprw_rdlock_raced (rwlock, v, THREAD_GETMEM (THREAD_SELF, tid),
 			    clockid, abstime);
 }

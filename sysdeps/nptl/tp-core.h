@@ -62,6 +62,11 @@ struct tp_lock_ref
   /* The home word (tp-home.h), or NULL for a lock without concurrency
      restriction.  */
   unsigned int *home;
+  /* Whether a caller that waited only for the window of another
+     processor's claim (C2) claims the home when it takes the word (C1):
+     always for a mutex and a writer; for a reader of the TP rwlock,
+     only while its own races are frequent (C5 there).  */
+  bool claim_after_window;
 };
 
 /* Whether the word V of L can be taken for the caller now: T1/T2 of the
@@ -268,8 +273,11 @@ tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
     return err;
   tp_handoff_wait_init (&hw, l->handoff_enabled, l->handoff_us);
   tp_backoff_init (&bo, &hw);
-  /* Whether the caller has had to wait (C1).  */
+  /* Whether the caller has had to wait (C1), and whether for the word
+     itself, not only for the window of another processor's claim
+     (C2).  */
   bool waited = contended;
+  bool waited_for_word = contended;
 
   for (;;)
     {
@@ -298,7 +306,8 @@ tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
 	    {
 	      if (hw.requester)
 		tp_handoff_clear (handoff, tid);
-	      tp_core_note_taken (l, waited);
+	      tp_core_note_taken (l, (waited_for_word
+				      || (waited && l->claim_after_window)));
 	      return r;
 	    }
 	  continue;
@@ -317,7 +326,7 @@ tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
 	  err = tp_backoff_sleep (&bo, &hw, clockid, abstime);
 	  if (err != 0)
 	    return err;
-	  waited = true;
+	  waited = waited_for_word = true;
 	  continue;
 	}
 
@@ -353,7 +362,7 @@ tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
 
       TP_STAT_INC (TP_STAT_USER_SLEEPS);
       err = __futex_abstimed_wait64 (word, v, until_clock, until, private);
-      waited = true;
+      waited = waited_for_word = true;
       if (err == 0 || err == EAGAIN)
 	/* A release woke us, or released the word between our look at it
 	   and the sleep (or a spurious wake-up: harmless).  */
@@ -566,6 +575,7 @@ tp_mutex_ref (struct tp_lock_ref *l, pthread_mutex_t *mutex, int kind)
   l->rwlock = false;
   l->reader = false;
   l->home = tp_home_word (mutex, kind);
+  l->claim_after_window = true;
 }
 
 #endif /* tp-core.h */
