@@ -28,7 +28,10 @@
    - Spinning: NSPIN failed load/CAS attempts (T1), then sleep.  The
      spinner bit (S1), the grace (S3) and the budget (S4) only decide
      when a spinner tries and when it stops, which NSPIN and the
-     interleavings already cover.
+     interleavings already cover.  So does the probe of C6
+     (tp_core_probe_home), which a thread makes instead of spinning
+     when the home is on another processor: T1 attempts, then the sleep
+     loop.
    - Back-off (B1, B2): a waiter that was woken, or whose FUTEX_WAIT
      found the word changed, and that finds the word owned by another
      thread, goes round the loop once more without announcing itself

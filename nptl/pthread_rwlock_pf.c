@@ -508,6 +508,7 @@ pf_role_ref (struct tp_lock_ref *l, pthread_rwlock_t *rwlock, int private)
   l->reader = false;
   l->home = PF_HOME (rwlock);
   l->claim_after_window = true;
+  l->probe_home = false;
 }
 
 /* Take the role for TID: T0, then the TP core's spin and sleep.  Returns

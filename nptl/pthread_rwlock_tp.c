@@ -349,6 +349,7 @@ tprw_ref (struct tp_lock_ref *l, pthread_rwlock_t *rwlock, bool reader)
   l->reader = reader;
   l->home = TPRW_HOME (rwlock);
   l->claim_after_window = !reader || tprw_races.hot;
+  l->probe_home = false;
 }
 
 /* The user-space slow path of rdlock (READER) and wrlock: the TP core

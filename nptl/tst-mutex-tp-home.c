@@ -25,6 +25,10 @@
        for it, a thread on processor 1 defers (a counted sleep) until
        the window ends, then takes the mutex and claims the home for
        processor 1;
+   C6  a thread on processor 0 that finds the mutex held by processor 1,
+       its home, takes it and drops the home when processor 1 leaves it
+       idle between its operations (1 us held, 3 us between), and leaves
+       the home alone when processor 1 takes the mutex again at once;
    and a robust mutex, whose __list is its robust list linkage, has no
    home: nobody defers.
    With rseq disabled (tst-mutex-tp-home-norseq) nobody claims or
@@ -96,6 +100,68 @@ contend_from_both (void)
   return taken;
 }
 
+/* C6.  How long processor 1 holds the mutex and waits between two
+   locks, ns; whether it is to stop.  */
+static int64_t owner_hold_ns;
+static int64_t owner_gap_ns;
+static int owner_stop;
+
+static void
+busy_ns (int64_t ns)
+{
+  int64_t end = now_ns () + ns;
+  while (now_ns () < end)
+    ;
+}
+
+/* Processor 1: locks the mutex again and again, claiming the home after
+   each lock as a thread that had waited would (C1), so that processor 1
+   is the home whenever processor 0 looks.  */
+static void *
+home_owner (void *arg)
+{
+  pin (1);
+  xpthread_barrier_wait (&barrier);
+  while (!__atomic_load_n (&owner_stop, __ATOMIC_RELAXED))
+    {
+      xpthread_mutex_lock (&mutex);
+      tp_home_claim ((unsigned int *) &mutex.__data.__list, now_ns ());
+      busy_ns (owner_hold_ns);
+      xpthread_mutex_unlock (&mutex);
+      busy_ns (owner_gap_ns);
+    }
+  return NULL;
+}
+
+/* C6: run home_owner with HOLD and GAP, and lock the mutex ATTEMPTS
+   times from processor 0.  Returns how many of these lock calls left
+   the home dropped (C6 or C4); the home word that processor 1 set last
+   before each is its own claim, so a dropped home was dropped by the
+   lock call.  */
+static int
+lock_beside_home (int64_t hold, int64_t gap, int attempts)
+{
+  owner_hold_ns = hold;
+  owner_gap_ns = gap;
+  __atomic_store_n (&owner_stop, 0, __ATOMIC_RELAXED);
+  xpthread_barrier_init (&barrier, NULL, 2);
+  pthread_t t = xpthread_create (NULL, home_owner, NULL);
+  xpthread_barrier_wait (&barrier);
+  int dropped = 0;
+  for (int i = 0; i < attempts; i++)
+    {
+      xpthread_mutex_lock (&mutex);
+      dropped += home () == 0;
+      xpthread_mutex_unlock (&mutex);
+      /* Land at another point of processor 1's cycle next time.  */
+      busy_ns (5000 + 700 * (i % 7));
+    }
+  __atomic_store_n (&owner_stop, 1, __ATOMIC_RELAXED);
+  xpthread_join (t);
+  xpthread_barrier_destroy (&barrier);
+  return dropped;
+}
+
 static int
 do_test (void)
 {
@@ -118,6 +184,30 @@ do_test (void)
   else
     TEST_COMPARE (deferred, 0);
   TEST_COMPARE (home () & TP_HOME_TAG_MASK, tag_of (1));
+
+  /* C6: with processor 1 leaving the mutex idle for 3 us between
+     operations, the lock calls of processor 0 that find it held take it
+     and drop the home; with processor 1 locking again at once, they
+     leave the home alone (but for C4, when the word came free at the
+     moment a lock call began).  Without rseq there is no home.  */
+  int idle_drops = lock_beside_home (1000, 3000, 1000);
+  int busy_drops = lock_beside_home (0, 0, 1000);
+  printf ("info: C6: %d of 1000 lock calls dropped an idle home, %d a busy "
+	  "one\n", idle_drops, busy_drops);
+  if (__rseq_size > 0)
+    {
+      /* About a quarter of the calls find the mutex held; a libc without
+	 C6 dropped 1 of 2000, one whose probe took the word when it saw
+	 it free once (not four rounds) dropped more busy homes than idle
+	 ones; this one 2-67 busy against 466-882 idle of 2000.  */
+      TEST_VERIFY (idle_drops >= 50);
+      TEST_VERIFY (busy_drops * 2 < idle_drops);
+    }
+  else
+    {
+      TEST_COMPARE (idle_drops, 1000);
+      TEST_COMPARE (busy_drops, 1000);
+    }
   xpthread_mutex_destroy (&mutex);
 
   /* A robust mutex has no home: the waiter's claim would overwrite

@@ -67,6 +67,10 @@ struct tp_lock_ref
      always for a mutex and a writer; for a reader of the TP rwlock,
      only while its own races are frequent (C5 there).  */
   bool claim_after_window;
+  /* Whether a caller that finds the home on another processor first
+     looks whether that processor keeps the lock busy (C6 of the TP
+     mutex, tp_core_probe_home): for the mutex only.  */
+  bool probe_home;
 };
 
 /* Whether the word V of L can be taken for the caller now: T1/T2 of the
@@ -375,6 +379,58 @@ tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
     }
 }
 
+/* C6 of the TP mutex: how many rounds of tp_core_probe_home the word
+   must stay free before the prober concludes that the home processor
+   leaves the lock idle between its operations.  A round is one
+   tp_spin_relax and one load, 25 ns on the x86_64 host of README: the
+   four rounds, about 100 ns, are a few cache-line transfers, what the
+   lock costs to move to this processor.  */
+#define TP_HOME_IDLE_ROUNDS	4
+
+/* C6 of the TP mutex: the caller found the lock's home on another
+   processor (C2).  Before leaving the lock to that processor, look
+   whether it keeps the lock busy, as the lock's one spinner (S1) and
+   for at most the spin budget.  If the word stays free for
+   TP_HOME_IDLE_ROUNDS rounds, the home processor leaves it idle between
+   its operations, for long enough that this processor can use it: take
+   the word (T1) and drop the home (C4), so that both processors work.
+   If the word is taken again sooner, or stays owned, the home processor
+   keeps the lock busy, and the caller defers.  Returns 0 or EOWNERDEAD
+   with the word taken, or -1.  */
+static inline int
+tp_core_probe_home (const struct tp_lock_ref *l, pid_t tid)
+{
+  unsigned int *word = l->word;
+  int rounds = tp_spin_budget ();
+
+  /* Relaxed MO for the spinner bit: as in tp_core_spin.  */
+  if (!l->probe_home || rounds <= 0 || !l->handoff_enabled
+      || !tp_spin_claim (l->handoff))
+    return -1;
+  int result = -1;
+  int free_for = 0;
+  for (; rounds > 0; --rounds)
+    {
+      /* Relaxed MO: the CAS of T1 acquires.  */
+      unsigned int v = atomic_load_relaxed (word);
+      if (tp_core_can_take (l, v))
+	{
+	  if (++free_for >= TP_HOME_IDLE_ROUNDS
+	      && (result = tp_core_try_take (l, &v, tid, false)) >= 0)
+	    break;
+	}
+      else if (free_for > 0)
+	/* Taken again at once: the home processor keeps it busy.  */
+	break;
+      tp_spin_relax ();
+    }
+  tp_spin_done ();
+  tp_spin_release (l->handoff);
+  if (result >= 0)
+    tp_home_drop (l->home);
+  return result;
+}
+
 /* Spin on the word while that may pay (S1..S4).  Returns 0 or
    EOWNERDEAD with the word taken, or -1 to sleep.  */
 static inline int
@@ -440,13 +496,13 @@ static inline int
 tp_core_lock (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
 	      const struct __timespec64 *abstime)
 {
-  /* C2: no spinning on a lock whose home is another processor.  C1: a
-     word owned now makes the caller a waiter.  Relaxed MO: both are
-     hints (tp-home.h).  */
+  /* C2: no spinning on a lock whose home is another processor, only
+     the mutex's probe (C6).  C1: a word owned now makes the caller a
+     waiter.  Relaxed MO: both are hints (tp-home.h).  */
   bool deferred = l->home != NULL && tp_home_elsewhere (l->home);
   bool contended = (l->home != NULL
 		    && !tp_core_can_take (l, atomic_load_relaxed (l->word)));
-  int r = deferred ? -1 : tp_core_spin (l, tid);
+  int r = deferred ? tp_core_probe_home (l, tid) : tp_core_spin (l, tid);
   if (r >= 0)
     return r;
   return tp_core_sleep (l, tid, clockid, abstime, contended);
@@ -576,6 +632,7 @@ tp_mutex_ref (struct tp_lock_ref *l, pthread_mutex_t *mutex, int kind)
   l->reader = false;
   l->home = tp_home_word (mutex, kind);
   l->claim_after_window = true;
+  l->probe_home = true;
 }
 
 #endif /* tp-core.h */
