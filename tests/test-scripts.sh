@@ -41,6 +41,10 @@
 #                         processor with min <= median <= max, and
 #                         refuses a bad number of seconds, printing
 #                         nothing
+#   processor-pingpong    make bench's cache-line probe prints one round
+#                         trip per second and their median with
+#                         min <= median <= max, and refuses a bad number
+#                         of seconds, printing nothing
 #   app-lock-share        app_bench.py's share of lock code adds up the
 #                         libc lock functions and the futex system call
 #                         from perf report, and nothing else
@@ -334,18 +338,24 @@ PROG
 }
 check census-cancel census_cancel
 
-# tests/stalls/processor-stalls.c: a 1 s run, and arguments it must refuse.
-processor_stalls() {
-  p=$tmp/stalls
+# tests/stalls/NAME.c (make bench's probes of the machine): compile it,
+# run it for SECONDS seconds into $tmp/NAME/out, and check that it
+# refuses a bad number of seconds with its usage line, printing nothing.
+machine_probe_run() {
+  p=$tmp/$1
   mkdir -p "$p"
-  "${HOST_CC:-cc}" -O2 -Wall -Wextra -Werror -o "$p/stalls" \
-    "$top/tests/stalls/processor-stalls.c" -lpthread || return 1
-  "$p/stalls" 1 > "$p/out" || return 1
+  "${HOST_CC:-cc}" -O2 -Wall -Wextra -Werror -o "$p/probe" \
+    "$top/tests/stalls/$1.c" -lpthread || return 1
+  "$p/probe" "$2" > "$p/out" || return 1
   for bad in 0 601 abc 5x ""; do
-    if "$p/stalls" $bad > "$p/bad" 2> "$p/bad.err"; then return 1; fi
-    [ ! -s "$p/bad" ] && grep -q '^usage: processor-stalls' "$p/bad.err" \
-      || return 1
+    if "$p/probe" $bad > "$p/bad" 2> "$p/bad.err"; then return 1; fi
+    [ ! -s "$p/bad" ] && grep -q "^usage: $1" "$p/bad.err" || return 1
   done
+}
+
+# tests/stalls/processor-stalls.c: a 1 s run.
+processor_stalls() {
+  machine_probe_run processor-stalls 1 || return 1
   awk -v cpus="$(nproc)" '
     /^processor / { header = 1; next }
     header && NF == 4 {
@@ -353,9 +363,23 @@ processor_stalls() {
       split ($3, r, /[()]|\.\./)
       if (!($2 >= r[2] && $2 <= r[3] && r[2] >= 0)) bad = 1
     }
-    END { exit !(header && rows == cpus && !bad) }' "$p/out"
+    END { exit !(header && rows == cpus && !bad) }' "$tmp/processor-stalls/out"
 }
 check processor-stalls processor_stalls
+
+# tests/stalls/processor-pingpong.c: a 2 s run.
+processor_pingpong() {
+  machine_probe_run processor-pingpong 2 || return 1
+  awk '
+    NR == 2 { seconds = NF; for (i = 1; i <= NF; i++) if ($i <= 0) bad = 1 }
+    /^round trip, ns: median / {
+      split ($6, r, /[()]|\.\./)
+      summary = ($5 >= r[2] && $5 <= r[3] && r[2] > 0)
+    }
+    END { exit !(seconds == 2 && summary && !bad) }' \
+    "$tmp/processor-pingpong/out"
+}
+check processor-pingpong processor_pingpong
 
 # app_bench.py --lock-profile: the share of lock code in a perf profile,
 # from a stand-in for perf that prints a report of each kind (self

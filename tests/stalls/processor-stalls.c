@@ -35,6 +35,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "machine-probe.h"
 
 #define MAX_SECONDS 600
 #define LONG_STALL_NS 1000000
@@ -47,14 +48,6 @@ struct probe
   long long longest[MAX_SECONDS];
   long long long_stalls[MAX_SECONDS];
 };
-
-static long long
-now_ns (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 static void *
 probe_main (void *arg)
@@ -88,54 +81,12 @@ probe_main (void *arg)
   return NULL;
 }
 
-static int
-compare (const void *a, const void *b)
-{
-  long long x = *(const long long *) a;
-  long long y = *(const long long *) b;
-  return x < y ? -1 : x > y;
-}
-
-/* The median of the N values V, which it sorts.  */
-static long long
-median (long long *v, int n)
-{
-  qsort (v, n, sizeof v[0], compare);
-  return (v[(n - 1) / 2] + v[n / 2]) / 2;
-}
-
-/* SECONDS from the command line, or 0 if it is not a whole number from
-   1 to MAX_SECONDS.  */
-static int
-parse_seconds (int argc, char **argv)
-{
-  if (argc != 2)
-    return 0;
-  char *end;
-  errno = 0;
-  long int v = strtol (argv[1], &end, 10);
-  if (errno != 0 || end == argv[1] || *end != '\0' || v < 1
-      || v > MAX_SECONDS)
-    return 0;
-  return v;
-}
-
 int
 main (int argc, char **argv)
 {
-  int seconds = parse_seconds (argc, argv);
-  if (seconds == 0)
-    {
-      fprintf (stderr, "usage: processor-stalls SECONDS (1 to %d)\n",
-	       MAX_SECONDS);
-      return 1;
-    }
   cpu_set_t online;
-  if (sched_getaffinity (0, sizeof online, &online) != 0)
-    {
-      perror ("processor-stalls: sched_getaffinity");
-      return 1;
-    }
+  int seconds = probe_start (argc, argv, "processor-stalls", MAX_SECONDS,
+			     &online);
   int count = CPU_COUNT (&online);
   struct probe *probes = calloc (count, sizeof *probes);
   if (probes == NULL)
