@@ -390,13 +390,16 @@ tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
 /* C6 of the TP mutex: the caller found the lock's home on another
    processor (C2).  Before leaving the lock to that processor, look
    whether it keeps the lock busy, as the lock's one spinner (S1) and
-   for at most the spin budget.  If the word stays free for
-   TP_HOME_IDLE_ROUNDS rounds, the home processor leaves it idle between
-   its operations, for long enough that this processor can use it: take
-   the word (T1) and drop the home (C4), so that both processors work.
-   If the word is taken again sooner, or stays owned, the home processor
-   keeps the lock busy, and the caller defers.  Returns 0 or EOWNERDEAD
-   with the word taken, or -1.  */
+   for at most the spin budget, even with W set (S1 heeds W so as not
+   to take a processor from the owner or a woken waiter; the probe runs
+   on a processor whose threads leave the lock to the home processor).
+   If the word stays free for TP_HOME_IDLE_ROUNDS rounds, the home
+   processor leaves it idle between its operations, for long enough
+   that this processor can use it: take the word (T1) and drop the home
+   (C4), so that both processors work.  If the word is taken again
+   sooner, or stays owned, the home processor keeps the lock busy, and
+   the caller defers.  Returns 0 or EOWNERDEAD with the word taken, or
+   -1.  */
 static inline int
 tp_core_probe_home (const struct tp_lock_ref *l, pid_t tid)
 {
