@@ -251,10 +251,10 @@
        within a round, and C6 leaves its claim alone.  Without C6, with
        1000 iterations in the critical section and 1000 between two
        operations (bench-lock-contention cs=long lock-latency=1000), the
-       home kept one processor idle (cpus busy 1.02-1.15) and the mutex
+       home kept one processor idle (cpus busy 0.92-1.17) and the mutex
        ran 0.76-1.05x glibc's normal mutex at 2 to 16 threads; with it,
-       1.5-1.9 processors were busy and it ran 0.97-1.21x (medians of 3
-       processes in each of two A/B runs, README).
+       1.48-1.91 processors were busy and it ran 0.97-1.21x (medians of
+       3 processes in each of two A/B runs, README).
    The home word is a hint: it never decides who owns the mutex, so
    G1..G5 and I1..I8 hold whatever it says, and every access to it is
    relaxed.  A robust mutex has none (its __list is the robust list
