@@ -27,14 +27,11 @@
    bad argument or a failed system call.  */
 
 #define _GNU_SOURCE 1
-#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 #include "machine-probe.h"
 
 #define MAX_SECONDS 600
