@@ -16,9 +16,11 @@
 #define MACHINE_PROBE_H 1
 
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static long long
@@ -79,6 +81,22 @@ probe_start (int argc, char **argv, const char *name, int max,
       exit (1);
     }
   return seconds;
+}
+
+/* Run the calling thread of program NAME on processor CPU only; exit 1
+   with a message if that fails.  */
+static void
+pin (const char *name, int cpu)
+{
+  cpu_set_t set;
+  CPU_ZERO (&set);
+  CPU_SET (cpu, &set);
+  int err = pthread_setaffinity_np (pthread_self (), sizeof set, &set);
+  if (err != 0)
+    {
+      fprintf (stderr, "%s: processor %d: %s\n", name, cpu, strerror (err));
+      exit (1);
+    }
 }
 
 #endif /* machine-probe.h */

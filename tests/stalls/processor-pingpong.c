@@ -40,21 +40,6 @@
 static _Alignas (64) atomic_uint ball;
 static atomic_int stop;
 
-static void
-pin (int cpu)
-{
-  cpu_set_t set;
-  CPU_ZERO (&set);
-  CPU_SET (cpu, &set);
-  int err = pthread_setaffinity_np (pthread_self (), sizeof set, &set);
-  if (err != 0)
-    {
-      fprintf (stderr, "processor-pingpong: processor %d: %s\n", cpu,
-	       strerror (err));
-      exit (1);
-    }
-}
-
 /* Processor 1: make the counter even again whenever it is odd.  Acquire
    MO on the load and release MO on the store: each trip orders the
    other thread's store before the next one, as a lock hand-over
@@ -62,7 +47,7 @@ pin (int cpu)
 static void *
 returner (void *arg __attribute__ ((unused)))
 {
-  pin (1);
+  pin ("processor-pingpong", 1);
   while (!atomic_load_explicit (&stop, memory_order_relaxed))
     {
       unsigned int v = atomic_load_explicit (&ball, memory_order_acquire);
@@ -99,7 +84,7 @@ main (int argc, char **argv)
       fprintf (stderr, "processor-pingpong: needs processors 0 and 1\n");
       return 1;
     }
-  pin (0);
+  pin ("processor-pingpong", 0);
   pthread_t thread;
   int err = pthread_create (&thread, NULL, returner, NULL);
   if (err != 0)

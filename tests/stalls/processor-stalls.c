@@ -50,16 +50,7 @@ static void *
 probe_main (void *arg)
 {
   struct probe *p = arg;
-  cpu_set_t set;
-  CPU_ZERO (&set);
-  CPU_SET (p->cpu, &set);
-  int err = pthread_setaffinity_np (pthread_self (), sizeof set, &set);
-  if (err != 0)
-    {
-      fprintf (stderr, "processor-stalls: processor %d: %s\n", p->cpu,
-	       strerror (err));
-      exit (1);
-    }
+  pin ("processor-stalls", p->cpu);
   long long start = now_ns ();
   long long prev = start;
   for (;;)
