@@ -242,8 +242,8 @@
        home processor keeps the lock busy (tp_core_probe_home; C5 is the
        TP rwlock's): as the one spinner (S1, whatever W says), for at
        most its spin budget, it watches the word.  If the word stays free
-       for four rounds (about 100 ns, a few cache-line transfers), the
-       home processor leaves the lock idle between its operations, for
+       for four rounds (about 100 ns; TP_HOME_IDLE_ROUNDS), the home
+       processor leaves the lock idle between its operations, for
        long enough that a second processor can use it: the thread takes
        the word (T1) and drops the home, and both processors work.  If
        the word is taken again sooner, or stays owned, the thread defers

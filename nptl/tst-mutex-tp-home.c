@@ -199,7 +199,9 @@ do_test (void)
      operations, the lock calls of processor 0 that find it held take it
      and drop the home; with processor 1 locking again at once, most of
      them leave the home alone (C4 drops it when the word came free at
-     the moment a lock call began).  Without rseq there is no home.  */
+     the moment a lock call began, and the probe misjudges a busy home
+     whose relock waited for the line its loads took, README).  Without
+     rseq there is no home.  */
   int idle_calls, busy_calls;
   int idle_drops = lock_beside_home (1000, 3000, 100, &idle_calls);
   int busy_drops = lock_beside_home (0, 0, 80, &busy_calls);

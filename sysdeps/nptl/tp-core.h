@@ -382,9 +382,10 @@ tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
 /* C6 of the TP mutex: how many rounds of tp_core_probe_home the word
    must stay free before the prober concludes that the home processor
    leaves the lock idle between its operations.  A round is one
-   tp_spin_relax and one load, 25 ns on the x86_64 host of README: the
-   four rounds, about 100 ns, are a few cache-line transfers, what the
-   lock costs to move to this processor.  */
+   tp_spin_relax and one load, 25 ns on the x86_64 host of README, so
+   four rounds are about 100 ns: two cache-line round trips between its
+   processors when the host places them close (50 ns), a third of one
+   when it does not (310 ns; C6's limit there, README).  */
 #define TP_HOME_IDLE_ROUNDS	4
 
 /* C6 of the TP mutex: the caller found the lock's home on another
