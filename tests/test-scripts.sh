@@ -45,6 +45,12 @@
 #                         trip per second and their median with
 #                         min <= median <= max, and refuses a bad number
 #                         of seconds, printing nothing
+#   rwlock-read-arrival   make bench's bound of a reader's arrival by
+#                         compare-and-swap prints every way and section
+#                         with min <= median <= max and the ratio table
+#                         (on the host's libc, which has no TP rwlock,
+#                         without it), and refuses bad arguments,
+#                         printing nothing
 #   app-lock-share        app_bench.py's share of lock code adds up the
 #                         libc lock functions and the futex system call
 #                         from perf report, and nothing else
@@ -380,6 +386,33 @@ processor_pingpong() {
     "$tmp/processor-pingpong/out"
 }
 check processor-pingpong processor_pingpong
+
+# tests/bounds/rwlock-read-arrival.c: one round of 10 ms per way and
+# section, on the host's libc.
+rwlock_read_arrival() {
+  p=$tmp/rwlock-read-arrival
+  mkdir -p "$p"
+  "${HOST_CC:-cc}" -O2 -Wall -Wextra -Werror -o "$p/bound" \
+    "$top/tests/bounds/rwlock-read-arrival.c" -lpthread || return 1
+  "$p/bound" 0.01 1 > "$p/out" || return 1
+  awk '
+    /^(short|medium|long) +(default|cas|add) +[0-9.]+ / {
+      split ($4, r, "-")
+      if ($3 > 0 && $3 >= r[1] && $3 <= r[2]) ways++
+    }
+    /^(short|medium|long) +tp +\(this libc has no such rwlock kind\)/ { notp++ }
+    /^(short|medium|long) +- +[0-9.]+ +[0-9.]+ +[0-9.]+$/ {
+      if ($3 > 0 && $4 > 0 && $5 > 0) ratios++
+    }
+    END { exit !(ways == 9 && notp == 3 && ratios == 3) }' "$p/out" \
+    || return 1
+  for bad in 0 61 abc 5x "0.2 0" "0.2 65" "0.2 3x" "0.2 3 1"; do
+    if "$p/bound" $bad > "$p/bad" 2> "$p/bad.err"; then return 1; fi
+    [ ! -s "$p/bad" ] && grep -q "^usage: rwlock-read-arrival" "$p/bad.err" \
+      || return 1
+  done
+}
+check rwlock-read-arrival rwlock_read_arrival
 
 # app_bench.py --lock-profile: the share of lock code in a perf profile,
 # from a stand-in for perf that prints a report of each kind (self
