@@ -62,9 +62,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bound-rounds.h"
 
 #define CACHE_LINE 64
-#define MAX_ROUNDS 64
 
 enum way { DEFAULT, TP, CAS, ADD, N_WAYS };
 static const char *const way_names[] = { "default", "tp", "cas", "add" };
@@ -104,14 +104,6 @@ fail (const char *what, int err)
 {
   fprintf (stderr, "rwlock-read-arrival: %s: %s\n", what, strerror (err));
   exit (1);
-}
-
-/* The sweep's spin loop.  */
-static void
-spin_work (unsigned int n)
-{
-  for (unsigned int i = 0; i < n; i++)
-    __asm__ __volatile__ ("" : : "r" (i) : "memory");
 }
 
 /* Relaxed MO on the kind word: it only stands for the rwlock functions'
@@ -175,14 +167,6 @@ worker_main (void *arg)
   return NULL;
 }
 
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* One run of WAY with sections of INSIDE iterations: Mops/s, or -1 if
    the libc refuses the rwlock kind.  */
 static double
@@ -235,24 +219,6 @@ run (enum way way)
       exit (1);
     }
   return ops / elapsed / 1e6;
-}
-
-static int
-compare (const void *a, const void *b)
-{
-  double x = *(const double *) a;
-  double y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-/* The median of the N values V (left unchanged).  */
-static double
-median (const double *v, unsigned int n)
-{
-  double s[MAX_ROUNDS];
-  memcpy (s, v, n * sizeof v[0]);
-  qsort (s, n, sizeof s[0], compare);
-  return (s[(n - 1) / 2] + s[n / 2]) / 2;
 }
 
 int

@@ -71,9 +71,9 @@
 #include <unistd.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
+#include "bound-rounds.h"
 
 #define CACHE_LINE 64
-#define MAX_ROUNDS 64
 #define MAX_THREADS 16
 
 static const unsigned int lock_threads[] = { 1, 3, 4, 8, 16 };
@@ -103,13 +103,6 @@ struct protected_data
   uint64_t check;
 };
 static struct protected_data data;
-
-static void
-spin_work (unsigned int n)
-{
-  for (unsigned int i = 0; i < n; i++)
-    __asm__ __volatile__ ("" : : "r" (i) : "memory");
-}
 
 #define reload_barrier() __asm__ __volatile__ ("" : : : "memory")
 
@@ -324,14 +317,6 @@ switch_main (void *arg)
   return NULL;
 }
 
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* One run of configuration C: its throughput in Mops/s, or -1 if the
    libc refuses its lock kind.  */
 static double
@@ -415,22 +400,6 @@ run (enum config c, uint64_t seed)
       exit (1);
     }
   return ops / elapsed / 1e6;
-}
-
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-static double
-median (const double *v, unsigned int n)
-{
-  double s[MAX_ROUNDS];
-  memcpy (s, v, n * sizeof *v);
-  qsort (s, n, sizeof *s, compare_double);
-  return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
 static const char *
