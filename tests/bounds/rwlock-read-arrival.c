@@ -38,11 +38,10 @@
    cas and add differ only in the arrival's instruction: their ratio is
    what a compare-and-swap arrival costs when both processors read the
    lock at once (the word's cache line then moves at every arrival and
-   departure, and a compare-and-swap waits for the line twice where an
-   add may wait once: first to read it, then to own it, and it fails if
-   the other processor wrote it in between).  No reader protocol whose
-   arrival is a compare-and-swap runs faster than cas, so cas over
-   default is the most the TP rwlock can give these cells.
+   departure, and the compare-and-swap fails, and is retried, when the
+   other processor wrote the word between its load and it; an add never
+   fails).  tp over cas, and default over add, are what each rwlock's
+   path costs beyond the bare operations on its word.
 
    Printed: the median throughput (Mops/s) of each way and section, with
    its spread over the rounds; then per section the medians over the
