@@ -98,13 +98,6 @@ struct worker
   uint64_t ops;
 };
 
-static void
-fail (const char *what, int err)
-{
-  fprintf (stderr, "rwlock-read-arrival: %s: %s\n", what, strerror (err));
-  exit (1);
-}
-
 /* Relaxed MO on the kind word: it only stands for the rwlock functions'
    load of the lock's kind.  The count's acquire and release MO are a
    reader lock's.  */
@@ -141,12 +134,7 @@ static void *
 worker_main (void *arg)
 {
   struct worker *w = arg;
-  cpu_set_t set;
-  CPU_ZERO (&set);
-  CPU_SET (w->cpu, &set);
-  int err = pthread_setaffinity_np (pthread_self (), sizeof set, &set);
-  if (err != 0)
-    fail ("pthread_setaffinity_np", err);
+  pin_to (w->cpu);
   while (!atomic_load_explicit (&stop, memory_order_relaxed))
     {
       if (w->way == CAS || w->way == ADD)
@@ -171,21 +159,10 @@ worker_main (void *arg)
 static double
 run (enum way way)
 {
-  if (way == DEFAULT || way == TP)
-    {
-      pthread_rwlockattr_t attr;
-      pthread_rwlockattr_init (&attr);
-      int err = pthread_rwlockattr_setkind_np (&attr, (way == TP
-						       ? RWLOCK_TP_KIND
-						       : PTHREAD_RWLOCK_DEFAULT_NP));
-      if (err == 0)
-	err = pthread_rwlock_init (&rwlock, &attr);
-      pthread_rwlockattr_destroy (&attr);
-      if (err == EINVAL)
-	return -1;
-      if (err != 0)
-	fail ("pthread_rwlock_init", err);
-    }
+  if ((way == DEFAULT || way == TP)
+      && !rwlock_of_kind (&rwlock, (way == TP ? RWLOCK_TP_KIND
+				    : PTHREAD_RWLOCK_DEFAULT_NP)))
+    return -1;
   struct worker workers[2];
   atomic_store_explicit (&stop, false, memory_order_relaxed);
   for (int i = 0; i < 2; i++)
@@ -196,10 +173,8 @@ run (enum way way)
       if (err != 0)
 	fail ("pthread_create", err);
     }
-  double start = now ();
-  struct timespec ts = { (time_t) seconds,
-			 (long int) ((seconds - (time_t) seconds) * 1e9) };
-  nanosleep (&ts, NULL);
+  long long start = now_ns ();
+  sleep_for (seconds);
   atomic_store_explicit (&stop, true, memory_order_relaxed);
   uint64_t ops = 0;
   for (int i = 0; i < 2; i++)
@@ -207,7 +182,7 @@ run (enum way way)
       pthread_join (workers[i].thread, NULL);
       ops += workers[i].ops;
     }
-  double elapsed = now () - start;
+  double elapsed = (now_ns () - start) * 1e-9;
   if (way == DEFAULT || way == TP)
     pthread_rwlock_destroy (&rwlock);
   else if (atomic_load_explicit (&bare.count, memory_order_relaxed) != 0)
@@ -280,14 +255,10 @@ main (int argc, char **argv)
 		    section_names[s], way_names[w]);
 	    continue;
 	  }
-	double lo = mops[s][w][0], hi = mops[s][w][0];
-	for (unsigned int r = 1; r < rounds; r++)
-	  {
-	    lo = mops[s][w][r] < lo ? mops[s][w][r] : lo;
-	    hi = mops[s][w][r] > hi ? mops[s][w][r] : hi;
-	  }
+	double lo, hi;
+	spread_of_rounds (mops[s][w], rounds, &lo, &hi);
 	printf ("%-8s %-8s %8.3f %8.3f-%.3f\n", section_names[s],
-		way_names[w], median (mops[s][w], rounds), lo, hi);
+		way_names[w], median_of_rounds (mops[s][w], rounds), lo, hi);
       }
   printf ("\nmedians over the rounds of the ratios in each round\n");
   printf ("%-8s %9s %9s %9s %9s\n", "section", "tp/dflt", "cas/dflt",
@@ -307,7 +278,7 @@ main (int argc, char **argv)
 	if (i == 0 && !have_tp)
 	  printf (" %9s", "-");
 	else
-	  printf (" %9.3f", median (ratio[i], rounds));
+	  printf (" %9.3f", median_of_rounds (ratio[i], rounds));
       printf ("\n");
     }
   return 0;

@@ -149,24 +149,6 @@ struct worker
   pthread_rwlock_t *rwlock;
 };
 
-static void
-fail (const char *what, int err)
-{
-  fprintf (stderr, "rwlock-read-pairing: %s: %s\n", what, strerror (err));
-  exit (1);
-}
-
-static void
-pin (int cpu)
-{
-  cpu_set_t set;
-  CPU_ZERO (&set);
-  CPU_SET (cpu, &set);
-  int err = pthread_setaffinity_np (pthread_self (), sizeof set, &set);
-  if (err != 0)
-    fail ("pthread_setaffinity_np", err);
-}
-
 static void *
 locked_main (void *arg)
 {
@@ -193,7 +175,7 @@ static void *
 alone_main (void *arg)
 {
   struct worker *w = arg;
-  pin (0);
+  pin_to (0);
   while (!atomic_load_explicit (&stop, memory_order_relaxed))
     {
       if (next_is_read (&w->seed))
@@ -246,7 +228,7 @@ static void *
 pairing_a_main (void *arg)
 {
   struct worker *w = arg;
-  pin (0);
+  pin_to (0);
   for (uint64_t round = 1;; round++)
     {
       /* Processor 1's read of the round before has ended.  */
@@ -269,7 +251,7 @@ static void *
 pairing_b_main (void *arg)
 {
   struct worker *w = arg;
-  pin (1);
+  pin_to (1);
   for (uint64_t round = 1;; round++)
     {
       if (!wait_for (&a_written, round))
@@ -296,7 +278,7 @@ static void *
 switch_main (void *arg)
 {
   struct worker *w = arg;
-  pin (0);
+  pin_to (0);
   while (!atomic_load_explicit (&stop, memory_order_relaxed))
     {
       unsigned int v = atomic_load_explicit (&switch_word,
@@ -330,17 +312,8 @@ run (enum config c, uint64_t seed)
     {
       n = lock_threads[c % N_THREAD_COUNTS];
       main_of[0] = main_of[1] = locked_main;
-      pthread_rwlockattr_t attr;
-      pthread_rwlockattr_init (&attr);
-      int err = pthread_rwlockattr_setkind_np (&attr,
-					       lock_kinds[c / N_THREAD_COUNTS]);
-      if (err == 0)
-	err = pthread_rwlock_init (&rwlock, &attr);
-      pthread_rwlockattr_destroy (&attr);
-      if (err == EINVAL)
+      if (!rwlock_of_kind (&rwlock, lock_kinds[c / N_THREAD_COUNTS]))
 	return -1;
-      if (err != 0)
-	fail ("pthread_rwlock_init", err);
     }
   else if (c == ALONE)
     {
@@ -372,7 +345,7 @@ run (enum config c, uint64_t seed)
       workers[i].ops = 0;
       workers[i].rwlock = &rwlock;
     }
-  double start = now ();
+  long long start = now_ns ();
   for (unsigned int i = 0; i < n; i++)
     {
       int err = pthread_create (&workers[i].thread, NULL,
@@ -380,10 +353,7 @@ run (enum config c, uint64_t seed)
       if (err != 0)
 	fail ("pthread_create", err);
     }
-  struct timespec ts = { (time_t) seconds,
-			 (long) ((seconds - (time_t) seconds) * 1e9) };
-  while (nanosleep (&ts, &ts) != 0 && errno == EINTR)
-    ;
+  sleep_for (seconds);
   atomic_store (&stop, true);
   uint64_t ops = 0;
   for (unsigned int i = 0; i < n; i++)
@@ -391,7 +361,7 @@ run (enum config c, uint64_t seed)
       pthread_join (workers[i].thread, NULL);
       ops += workers[i].ops;
     }
-  double elapsed = now () - start;
+  double elapsed = (now_ns () - start) * 1e-9;
   if (c < N_LOCKED)
     pthread_rwlock_destroy (&rwlock);
   if (atomic_load (&torn))
@@ -456,17 +426,14 @@ main (int argc, char **argv)
 		  name_of (c, buf, sizeof buf));
 	  continue;
 	}
-      double lo = mops[c][0], hi = mops[c][0];
-      for (unsigned int r = 1; r < rounds; r++)
-	{
-	  lo = mops[c][r] < lo ? mops[c][r] : lo;
-	  hi = mops[c][r] > hi ? mops[c][r] : hi;
-	}
+      double lo, hi;
+      spread_of_rounds (mops[c], rounds, &lo, &hi);
       printf ("%-12s %8.3f %8.3f-%-8.3f\n", name_of (c, buf, sizeof buf),
-	      median (mops[c], rounds), lo, hi);
+	      median_of_rounds (mops[c], rounds), lo, hi);
     }
   printf ("\none operation alone %.3f us, one thread switch %.3f us\n",
-	  1 / median (mops[ALONE], rounds), 1 / median (mops[SWITCH], rounds));
+	  1 / median_of_rounds (mops[ALONE], rounds),
+	  1 / median_of_rounds (mops[SWITCH], rounds));
   printf ("\nover the default rwlock, per round as lock_bench_report.py"
 	  " does (the TP rwlock's target: 1.5)\n");
   for (enum config c = N_THREAD_COUNTS; c < SWITCH; c++)
@@ -481,7 +448,8 @@ main (int argc, char **argv)
 	  enum config other = c < N_LOCKED ? c - c % N_THREAD_COUNTS + t : c;
 	  for (unsigned int r = 0; r < rounds; r++)
 	    ratio[r] = mops[other][r] / mops[t][r];
-	  printf (" t%-2u %5.2f", lock_threads[t], median (ratio, rounds));
+	  printf (" t%-2u %5.2f", lock_threads[t],
+		  median_of_rounds (ratio, rounds));
 	}
       printf ("\n");
       if (c < N_LOCKED)

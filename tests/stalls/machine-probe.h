@@ -1,5 +1,6 @@
 /* Helpers of the programs that measure the machine under the lock
-   benchmark (processor-stalls.c, processor-pingpong.c).
+   benchmark (processor-stalls.c, processor-pingpong.c; the clock and
+   the pinning serve tests/bounds too).
    Copyright (C) 2026 Free Software Foundation, Inc.
 
    This program is free software; you can redistribute it and/or modify
@@ -23,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-static long long
+static inline long long
 now_ns (void)
 {
   struct timespec ts;
@@ -31,7 +32,7 @@ now_ns (void)
   return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static int
+static inline int
 compare (const void *a, const void *b)
 {
   long long x = *(const long long *) a;
@@ -40,7 +41,7 @@ compare (const void *a, const void *b)
 }
 
 /* The median of the N values V, which it sorts.  */
-static long long
+static inline long long
 median (long long *v, int n)
 {
   qsort (v, n, sizeof v[0], compare);
@@ -49,7 +50,7 @@ median (long long *v, int n)
 
 /* SECONDS, the one argument, or 0 if it is not a whole number from 1 to
    MAX.  */
-static int
+static inline int
 parse_seconds (int argc, char **argv, int max)
 {
   if (argc != 2)
@@ -65,7 +66,7 @@ parse_seconds (int argc, char **argv, int max)
 /* The start of program NAME: its SECONDS argument (1 to MAX), and the
    processors it may run on in *ONLINE.  Exits 1 with a message on a bad
    argument or a failed system call.  */
-static int
+static inline int
 probe_start (int argc, char **argv, const char *name, int max,
 	     cpu_set_t *online)
 {
@@ -85,7 +86,7 @@ probe_start (int argc, char **argv, const char *name, int max,
 
 /* Run the calling thread of program NAME on processor CPU only; exit 1
    with a message if that fails.  */
-static void
+static inline void
 pin (const char *name, int cpu)
 {
   cpu_set_t set;
