@@ -90,6 +90,8 @@
                 (C2), for the same checks
      LIVENESS   define to get the LTL property "handoff" for thread
                 LTL_TID (default 1)
+     NO_BIAS    leave out the reader bias (B1..B4), for the checks that
+                exceed the suite's bounds with it
    Mutants (each must make a check fail):
      BROKEN_JOIN_W      A1 lets a reader join while W is set
      BROKEN_R1_WAKE1    R1 wakes one waiter instead of all (I2)
@@ -103,6 +105,26 @@
      BROKEN_NO_R2_MARK  Finding 5: the code before FIX_R2_MARK
      BROKEN_R2_TOGGLE   Finding 6: R2 changes the word (a toggled HB) but
                         the grant does not wait for R2
+     BROKEN_B1_NO_RELOAD  a reader enters through its slot on the BIAS
+                        it loaded before publishing (no second load)
+     BROKEN_B3_NO_WAIT  a writer clears BIAS but does not wait for the
+                        readers in the slots
+     BROKEN_B4_UNLOCKED a reader sets BIAS after releasing its read
+                        lock instead of while holding it
+     BROKEN_B3_GIVEUP   a writer that gives up in B3 (timeout) leaves
+                        BIAS clear: the next writer skips B3 and enters
+                        beside a reader still in its slot (found by the
+                        check tp_rwlock/2rounds; the C code before the
+                        fix)
+   The reader bias (B1..B4): BIAS is a variable, each reader has a slot
+   of its own (a slot taken by another thread sends the C code's reader
+   to the word, which the model's reader may do anyway: B1 is a
+   nondeterministic choice); B4, which the C code takes after a race and
+   once INHIBIT has passed, is a nondeterministic choice of every reader
+   that holds a read lock through the word.  With the fences of B1 and
+   B3 the store-buffering pattern behaves as under sequential
+   consistency, which the model assumes.  A timed writer may give up
+   while it waits for the slots (ETIMEDOUT): it releases the word.
 */
 
 #ifndef NR
@@ -160,11 +182,15 @@
 byte word = 0;
 byte hand = 0;
 bool blocked[5];        /* queued in FUTEX_WAIT on WORD */
+bool bias = 0;          /* BIAS (__writers_futex) */
+bool slot[5];           /* reader i's slot of the visible readers' table
+                           holds the lock */
 
 /* Ghosts.  */
 byte readers_in = 0;    /* readers inside their read section */
 byte writers_in = 0;    /* writers inside their write section */
 byte wowner = 0;        /* TID of the writer inside */
+byte slot_in = 0;       /* readers inside through their slots */
 bool incs[5];           /* thread i is inside its critical section */
 bool r1_waking = 0;     /* between R1's exchange and its FUTEX_WAKE */
 byte deciding = 0;      /* releasers between their load of HAND (in
@@ -214,6 +240,7 @@ proctype thread (byte me)
   bool requester;         /* hw.requester */
   bool woken;             /* bo.woken */
   bool backed;            /* this lock call has backed off */
+  byte i;                 /* B3's scan */
 
 next_round:
   v = 0; req = 0; newv = 0; requester = 0; woken = 0; backed = 0;
@@ -222,6 +249,26 @@ next_round:
   :: NITER > 0 && round < NITER -> round++
   :: NITER == 0 -> skip         /* forever; keeps the state space finite */
   fi;
+
+#ifndef NO_BIAS
+  /* __pthread_rwlock_tp_rdlock, B1 (tprw_bias_rdlock): BIAS loaded
+     (relaxed), the slot's CAS 0 -> lock, the fence, BIAS loaded again
+     (acquire); still set: the read lock is ours, else the slot is
+     emptied and the word's way taken.  */
+  if
+  :: rd && bias ->
+       slot[me] = 1;
+#ifndef BROKEN_B1_NO_RELOAD
+       if
+       :: bias -> goto slot_acquired
+       :: else -> slot[me] = 0
+       fi
+#else
+       goto slot_acquired
+#endif
+  :: true -> skip
+  fi;
+#endif
 
   /* __pthread_rwlock_tp_wrlock: A0, CAS 0 -> tid;
      __pthread_rwlock_tp_rdlock: load, tprw_try_take (A1).  */
@@ -432,6 +479,33 @@ got:
   :: else -> skip
   fi;
 acquired:
+#ifndef NO_BIAS
+  if
+  :: !rd && bias ->
+       /* B3 (tprw_bias_revoke): clear BIAS, the fence, then wait for
+          each slot to be empty (acquire loads); a timed writer may give
+          up, setting BIAS again and releasing the word (ETIMEDOUT).  */
+       bias = 0;
+#ifndef BROKEN_B3_NO_WAIT
+       i = 1;
+       do
+       :: i <= NR ->
+            if
+            :: !slot[i] -> i++
+            :: TIMED && slot[i] ->
+                 i = 0;
+#ifndef BROKEN_B3_GIVEUP
+                 bias = 1;      /* the reader may still be inside */
+#endif
+                 goto wrunlock
+            fi
+       :: else -> break
+       od;
+       i = 0
+#endif
+  :: else -> skip
+  fi;
+#endif
   atomic {
     v = 0; requester = 0;
     incs[me] = 1;
@@ -450,12 +524,22 @@ acquired:
     fi
   };
 
+#if !defined NO_BIAS && !defined BROKEN_B4_UNLOCKED
+  /* B4 (tprw_bias_enable): a reader holding the word in read mode may
+     set BIAS (the C code's race and INHIBIT: a nondeterministic
+     choice).  */
+  if
+  :: rd -> bias = 1
+  :: true -> skip
+  fi;
+#endif
   if
   :: rd -> goto rdunlock
   :: else -> skip
   fi;
 
   /* tprw_wrunlock: R0, CAS tid -> 0.  */
+wrunlock:
   atomic { if :: word == me -> word = 0; goto next_round :: else -> skip fi };
   v = word;                                     /* relaxed load */
   /* I1: R0 failed, so only W was added to our TID.  */
@@ -465,13 +549,26 @@ acquired:
 rdunlock:
   /* tprw_rdunlock.  */
   v = word;                                     /* relaxed load */
+#if !defined NO_BIAS && defined BROKEN_B4_UNLOCKED
+  goto rd_loop;
+b4_unlocked:
+  if
+  :: bias = 1
+  :: skip
+  fi;
+  goto next_round;
+#endif
 rd_loop:
   assert ((v & SH) != 0 && (v & LOW) != 0);     /* we hold a read lock */
   if
   :: (v & LOW) > 1 || (v & WB) == 0 ->
        atomic {                 /* R0: SH|n -> SH|n-1 (W kept), SH|1 -> 0 */
          if
+#if !defined NO_BIAS && defined BROKEN_B4_UNLOCKED
+         :: word == v -> word = ((v & LOW) > 1 -> v - 1 : 0); goto b4_unlocked
+#else
          :: word == v -> word = ((v & LOW) > 1 -> v - 1 : 0); goto next_round
+#endif
          :: else -> v = word; goto rd_loop
          fi
        }
@@ -544,6 +641,19 @@ r1:
 #endif
   goto next_round;
 
+#ifndef NO_BIAS
+  /* The read section of a reader that came through its slot (B1), and
+     its unlock (B2: the slot emptied, release).  */
+slot_acquired:
+  atomic {
+    incs[me] = 1; readers_in++; slot_in++;
+    assert (writers_in == 0)
+  };
+  atomic { incs[me] = 0; readers_in--; slot_in-- };
+  slot[me] = 0;
+  goto next_round;
+#endif
+
 done:
   skip
 }
@@ -552,15 +662,17 @@ done:
    checked in every state:
    G1   a writer excludes everyone;
    I1   the word of a writer inside holds its TID, the word of readers
-        inside is SH with at least their count;
+        inside through it (not through their slots, B1) is SH with at
+        least their count;
    I2   a thread blocked in FUTEX_WAIT implies W in the word, except
         between R1's exchange and its wake-up;
    I5   a granted reader requester's word is SH|1|W (passed on
         unchanged, no reader joined).  */
 #define G1 (writers_in <= 1 && (writers_in == 0 || readers_in == 0))
 #define I1 ((writers_in == 0 || (word & ~WB) == wowner) \
-            && (readers_in == 0 \
-                || ((word & SH) != 0 && (word & LOW) >= readers_in)))
+            && (readers_in == slot_in \
+                || ((word & SH) != 0 \
+                    && (word & LOW) >= readers_in - slot_in)))
 #define ANYBLOCKED (blocked[1] || blocked[2] || blocked[3] || blocked[4])
 #define I2 (!ANYBLOCKED || r1_waking || (word & WB) != 0)
 #define I5 (!((hand & (HR | HG)) == (HR | HG) && (word & SH) != 0) \

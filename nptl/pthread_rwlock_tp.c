@@ -18,7 +18,9 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <pthreadP.h>
 #include <atomic.h>
 #include <futex-internal.h>
@@ -26,6 +28,7 @@
 #include <tp-spin.h>
 #include <tp-wait.h>
 #include <tp-core.h>
+#include <tp-fence.h>
 #include <pthread_rwlock_tp.h>
 
 /* A reader/writer lock on one futex word in the shared layout of the TP
@@ -230,6 +233,68 @@
    sleeps are on no futex word, so I2 is untouched, and they end at the
    registration time, so the starvation bound below holds as before.
 
+   Reader bias (user-space path)
+   -----------------------------
+   Restriction keeps the word on one processor; with only readers
+   that still costs the second processor's work, and each read lock
+   and unlock still writes the word.  The reader bias (after BRAVO,
+   Dice and Kogan, USENIX ATC 2019) lets readers leave the word alone
+   while no writer comes:
+     BIAS    = __writers_futex  1 while readers may read-lock through
+			       the table, else 0
+     INHIBIT = __pad3, __pad4   the CLOCK_MONOTONIC time (ns; low and
+			       high half) before which no reader sets
+			       BIAS again
+     VISIBLE                    the process's table of visible readers:
+			       TPRW_VISIBLE_SLOTS slots, one per 64
+			       bytes, each 0 or the address of a lock
+			       that a reader holds through it; a thread
+			       uses slot (TID + hash of the lock's
+			       address) mod TPRW_VISIBLE_SLOTS, so that
+			       threads with nearby TIDs never share one
+			       for the same lock
+     B1  A reader that finds BIAS set publishes the lock in its slot
+	 (CAS 0 -> lock), then loads BIAS again: still set, it holds a
+	 read lock and never touched the word; clear, it empties the
+	 slot and takes the word's way.  The thread records the slot (at
+	 most TPRW_BIAS_HELD_MAX at once; with more, or with its slot
+	 taken by another thread, it takes the word's way too).
+     B2  Its unlock empties the slot.
+     B3  A writer that owns the word (A0, by any path) and finds BIAS
+	 set clears it and waits until no slot holds the lock (spinning,
+	 then yielding: the reader may wait for our processor); then it
+	 sets INHIBIT to the end of the wait plus TPRW_BIAS_INHIBIT times
+	 its length.  A writer that holds such a read lock itself gets
+	 EDEADLK (trywrlock EBUSY), a trywrlock that would wait EBUSY, a
+	 timed writer whose time passes ETIMEDOUT; each sets BIAS again
+	 (a reader may still be in its slot, and only a writer that sees
+	 BIAS waits for it) and releases the word (R0 or the slow
+	 release).
+     B4  A reader that got the read lock after its fast-path CAS on the
+	 word failed (a race: another processor uses the word, as in C5)
+	 sets BIAS if INHIBIT has passed, for a private lock on the
+	 user-space path.  So a lock that one thread uses never pays
+	 B1's work (it never races); a process-shared lock never has
+	 BIAS (another process's readers are not in our table); and the
+	 kernel path keeps the word, which is the kernel's interface.
+   G1 holds: B1 and B3 are the store-buffering pattern (reader: CAS its
+   slot, full fence, load BIAS; writer: store BIAS = 0, full fence, load
+   each slot), so at least one sees the other's store: the reader sees
+   BIAS clear and backs out, or the writer sees the slot and waits for
+   B2.  BIAS is set only by B4, by a reader that owns the word in read
+   mode, or again by a writer that gives up in B3, before it releases
+   the word; so a reader that sees it set after a revocation read it
+   from a store that came after that writer's release of the word, or
+   from the writer that gave up and never entered.  And BIAS is clear
+   only while a writer waits in B3 or no slot holds a reader of the
+   lock: the next writer skips B3 only then.  G3 holds: a writer waits only for the slot
+   readers that published before its revocation (later ones back out
+   and wait for the word it owns), and INHIBIT bounds the share of time
+   that writers spend revoking to about 1/(TPRW_BIAS_INHIBIT + 1)
+   (BRAVO's bound).  A thread that exits or forks while it holds a read
+   lock through a slot leaves the lock read-locked, as through the
+   word.
+
    Starvation bound: a waiter registers after the threshold (its sleeps
    are bounded so that it does, as the mutex's I7); then the current
    owner's release grants it the lock (I3), or, for a reader-owned lock,
@@ -271,7 +336,22 @@
      release.
    - __cur_writer is written and read only by the writer while it owns
      the lock (relaxed), as in pthread_rwlock_common.c.
-   - HOME relaxed: a hint (C1..C4), never read to decide ownership.  */
+   - HOME relaxed: a hint (C1..C4), never read to decide ownership.
+   - B1: the slot's CAS acquire, then tp_fence_after_rmw (tp-fence.h: a
+     seq_cst fence, which x86_64's locked CAS already is), then BIAS
+     loaded with acquire MO, which pairs with B4's release store: the
+     writer that last owned the word released it before the B4 reader
+     took its read lock, so its section happens before ours.  The first
+     load of BIAS is relaxed: a hint, checked again.  Emptying the slot
+     after a failed B1 is relaxed: no read section to publish.
+   - B2 release store: pairs with B3's acquire loads of the slot, so
+     our read section happens before the writer's section.
+   - B3: relaxed store of BIAS, then a seq_cst fence (the other half of
+     the store-buffering pattern), then acquire loads of the slots.
+     Its load of BIAS before that is relaxed: a B4 store was made by a
+     reader that released the word before we took it (A0 acquire).
+   - INHIBIT relaxed: written by a writer owning the word, read by B4
+     owning it in read mode; the word orders them.  */
 
 #define TPRW_WORD(l)	(&(l)->__data.__readers)
 #define TPRW_HAND(l)	(&(l)->__data.__writers)
@@ -423,6 +503,189 @@ tprw_note_race (pthread_rwlock_t *rwlock)
     }
 }
 
+/* The reader bias (B1..B4 in the design comment).  */
+#define TPRW_BIAS(l)		(&(l)->__data.__writers_futex)
+#define TPRW_INHIBIT_LOW(l)	(&(l)->__data.__pad3)
+#define TPRW_INHIBIT_HIGH(l)	(&(l)->__data.__pad4)
+
+/* The visible readers' table: enough slots that the threads of a
+   process with consecutive TIDs never share one for the same lock up
+   to this many threads, and few enough that B3 scans it in about a
+   microsecond.  */
+#define TPRW_VISIBLE_SLOTS	256
+/* The read locks a thread may hold through slots at once.  */
+#define TPRW_BIAS_HELD_MAX	4
+/* After a revocation, no bias for this many times its duration.  */
+#define TPRW_BIAS_INHIBIT	16
+/* B3 spins this many rounds on a slot before it yields.  */
+#define TPRW_BIAS_SPIN_ROUNDS	256
+
+/* One slot per 64 bytes, so that a reader's slot shares its cache line
+   with no other slot (on powerpc64, with one other).  */
+static struct
+{
+  uintptr_t lock;
+  char pad[64 - sizeof (uintptr_t)];
+} tprw_visible[TPRW_VISIBLE_SLOTS] __attribute__ ((aligned (64)));
+
+/* The slots through which the calling thread holds read locks.  */
+static __thread struct
+{
+  unsigned int count;
+  unsigned short int slot[TPRW_BIAS_HELD_MAX];
+} tprw_bias_held;
+
+/* The slot of the thread TID for RWLOCK: threads with consecutive TIDs
+   get consecutive slots, and so do locks next to each other in memory
+   (a lock is 8-byte aligned; the page bits are mixed in so that locks
+   a multiple of 2 KiB apart get different slots too).  */
+static inline unsigned int
+tprw_visible_slot (pthread_rwlock_t *rwlock, pid_t tid)
+{
+  uintptr_t a = (uintptr_t) rwlock;
+  return (((unsigned int) tid + (unsigned int) ((a >> 3) ^ (a >> 12)))
+	  % TPRW_VISIBLE_SLOTS);
+}
+
+/* B1: try to read-lock RWLOCK, whose BIAS the caller found set, through
+   the calling thread's slot.  */
+static inline bool
+tprw_bias_rdlock (pthread_rwlock_t *rwlock)
+{
+  unsigned int n = tprw_bias_held.count;
+  if (__glibc_unlikely (n == TPRW_BIAS_HELD_MAX))
+    return false;
+  unsigned int i = tprw_visible_slot (rwlock,
+				      THREAD_GETMEM (THREAD_SELF, tid));
+  uintptr_t expected = 0;
+  /* Relaxed MO would do for the CAS itself: the fence after it orders
+     it before the load of BIAS (the store-buffering pattern with B3),
+     and that load's acquire MO orders our read section.  */
+  if (!atomic_compare_exchange_weak_acquire (&tprw_visible[i].lock,
+					     &expected, (uintptr_t) rwlock))
+    return false;
+  tp_fence_after_rmw ();
+  /* Acquire MO pairs with the release store of B4.  */
+  if (__glibc_unlikely (atomic_load_acquire (TPRW_BIAS (rwlock)) == 0))
+    {
+      /* A writer revoked the bias: we entered no read section, so the
+	 slot publishes nothing (relaxed MO).  */
+      atomic_store_relaxed (&tprw_visible[i].lock, 0);
+      return false;
+    }
+  tprw_bias_held.slot[n] = i;
+  tprw_bias_held.count = n + 1;
+  return true;
+}
+
+/* The index in tprw_bias_held of the caller's slot that holds RWLOCK,
+   or -1.  A slot that we filled holds what we stored until we empty it
+   (relaxed MO: our own store).  */
+static inline int
+tprw_bias_held_index (pthread_rwlock_t *rwlock)
+{
+  for (unsigned int j = 0; j < tprw_bias_held.count; j++)
+    if (atomic_load_relaxed (&tprw_visible[tprw_bias_held.slot[j]].lock)
+	== (uintptr_t) rwlock)
+      return j;
+  return -1;
+}
+
+/* B2: release a read lock of RWLOCK held through a slot.  Returns false
+   if the caller holds none.  */
+static inline bool
+tprw_bias_rdunlock (pthread_rwlock_t *rwlock)
+{
+  int j = tprw_bias_held_index (rwlock);
+  if (j < 0)
+    return false;
+  unsigned int n = tprw_bias_held.count - 1;
+  /* Release MO: our read section happens before the section of the
+     writer whose acquire load in B3 sees the slot empty.  */
+  atomic_store_release (&tprw_visible[tprw_bias_held.slot[j]].lock, 0);
+  tprw_bias_held.slot[j] = tprw_bias_held.slot[n];
+  tprw_bias_held.count = n;
+  return true;
+}
+
+/* B3: the caller owns the word of RWLOCK as its writer and found BIAS
+   set.  Returns 0 once no slot holds RWLOCK; EDEADLK if the caller
+   holds one; EBUSY if another thread does and TRY; ETIMEDOUT if another
+   thread still does at ABSTIME on CLOCKID (NULL: no timeout).  The
+   caller then releases the word.  */
+static int __attribute_noinline__
+tprw_bias_revoke (pthread_rwlock_t *rwlock, clockid_t clockid,
+		  const struct __timespec64 *abstime, bool try)
+{
+  if (tprw_bias_held_index (rwlock) >= 0)
+    return try ? EBUSY : EDEADLK;
+  /* Relaxed MO, then a seq_cst fence: the store-buffering pattern with
+     B1's CAS, fence and load of BIAS.  */
+  atomic_store_relaxed (TPRW_BIAS (rwlock), 0);
+  atomic_thread_fence_seq_cst ();
+  int64_t start = tp_now_ns (CLOCK_MONOTONIC);
+  int r = 0;
+  for (unsigned int i = 0; i < TPRW_VISIBLE_SLOTS && r == 0; i++)
+    /* Acquire MO pairs with the release store of B2.  */
+    for (int round = 0;
+	 atomic_load_acquire (&tprw_visible[i].lock) == (uintptr_t) rwlock;
+	 round++)
+      {
+	if (try)
+	  {
+	    r = EBUSY;
+	    break;
+	  }
+	if (round < TPRW_BIAS_SPIN_ROUNDS)
+	  {
+	    tp_spin_relax ();
+	    continue;
+	  }
+	if (abstime != NULL && tp_now_ns (clockid) >= tp_ns (abstime))
+	  {
+	    r = ETIMEDOUT;
+	    break;
+	  }
+	/* The reader may wait for our processor.  */
+	__sched_yield ();
+      }
+  tp_spin_done ();
+  if (r != 0)
+    {
+      /* A reader may still be in its slot: set BIAS again, so that the
+	 next writer waits for it too (without this, a writer after a
+	 timed-out one took the word with BIAS clear and entered beside
+	 the reader: models/tp_rwlock.pml, mutant BROKEN_B3_GIVEUP).  We
+	 own the word, as B4's readers do.  Release MO: see B4.  */
+      atomic_store_release (TPRW_BIAS (rwlock), 1);
+      return r;
+    }
+  /* The word orders INHIBIT between its writers and the readers of B4
+     (relaxed MO).  */
+  int64_t end = tp_now_ns (CLOCK_MONOTONIC);
+  uint64_t until = end + TPRW_BIAS_INHIBIT * (end - start);
+  atomic_store_relaxed (TPRW_INHIBIT_LOW (rwlock), (unsigned int) until);
+  atomic_store_relaxed (TPRW_INHIBIT_HIGH (rwlock),
+			(unsigned int) (until >> 32));
+  return 0;
+}
+
+/* B4: the caller holds a read lock of RWLOCK through the word, taken
+   after a race.  */
+static void
+tprw_bias_enable (pthread_rwlock_t *rwlock)
+{
+  if (atomic_load_relaxed (TPRW_BIAS (rwlock)) != 0
+      || rwlock->__data.__shared != 0 || tprw_use_kernel ())
+    return;
+  uint64_t until
+    = ((uint64_t) atomic_load_relaxed (TPRW_INHIBIT_HIGH (rwlock)) << 32
+       | atomic_load_relaxed (TPRW_INHIBIT_LOW (rwlock)));
+  if ((uint64_t) tp_now_ns (CLOCK_MONOTONIC) >= until)
+    /* Release MO: see B1.  */
+    atomic_store_release (TPRW_BIAS (rwlock), 1);
+}
+
 /* rdlock's way when the word cannot be joined now.  */
 static int
 tprw_rdlock_slow (pthread_rwlock_t *rwlock, pid_t tid, clockid_t clockid,
@@ -452,6 +715,7 @@ tprw_rdlock_raced (pthread_rwlock_t *rwlock, unsigned int v, pid_t tid,
       {
 	++tprw_races.ops;
 	tprw_note_race (rwlock);
+	tprw_bias_enable (rwlock);
 	return 0;
       }
   return tprw_rdlock_slow (rwlock, tid, clockid, abstime);
@@ -463,6 +727,10 @@ __pthread_rwlock_tp_rdlock (pthread_rwlock_t *rwlock, clockid_t clockid,
 {
   if (__glibc_unlikely (!tp_valid_rwlock_timeout (clockid, abstime)))
     return EINVAL;
+  /* B1.  Relaxed MO: a hint, loaded again after the slot's CAS.  */
+  if (atomic_load_relaxed (TPRW_BIAS (rwlock)) != 0
+      && tprw_bias_rdlock (rwlock))
+    return 0;
   unsigned int v = atomic_load_relaxed (TPRW_WORD (rwlock));
   /* A1.  Acquire MO: see the design comment.  A reader's A1 does not
      store our TID, so the fast path leaves it to the slow ones (one
@@ -479,6 +747,8 @@ __pthread_rwlock_tp_rdlock (pthread_rwlock_t *rwlock, clockid_t clockid,
   return tprw_rdlock_raced (rwlock, v, THREAD_GETMEM (THREAD_SELF, tid),
 			    clockid, abstime);
 }
+
+static int tprw_wrunlock (pthread_rwlock_t *rwlock, pid_t tid);
 
 int
 __pthread_rwlock_tp_wrlock (pthread_rwlock_t *rwlock, clockid_t clockid,
@@ -499,6 +769,17 @@ __pthread_rwlock_tp_wrlock (pthread_rwlock_t *rwlock, clockid_t clockid,
       if (r != 0)
 	return r;
     }
+  /* B3.  Relaxed MO: B4 stored BIAS while it owned the word, which we
+     own now.  */
+  if (__glibc_unlikely (atomic_load_relaxed (TPRW_BIAS (rwlock)) != 0))
+    {
+      int r = tprw_bias_revoke (rwlock, clockid, abstime, false);
+      if (r != 0)
+	{
+	  tprw_wrunlock (rwlock, tid);
+	  return r;
+	}
+    }
   atomic_store_relaxed (&rwlock->__data.__cur_writer, tid);
   return 0;
 }
@@ -507,6 +788,10 @@ int
 __pthread_rwlock_tp_tryrdlock (pthread_rwlock_t *rwlock)
 {
   unsigned int *word = TPRW_WORD (rwlock);
+  /* B1, as in rdlock.  */
+  if (atomic_load_relaxed (TPRW_BIAS (rwlock)) != 0
+      && tprw_bias_rdlock (rwlock))
+    return 0;
   unsigned int v = atomic_load_relaxed (word);
   for (;;)
     {
@@ -530,6 +815,13 @@ __pthread_rwlock_tp_trywrlock (pthread_rwlock_t *rwlock)
     {
       if (tprw_try_take (word, &v, false, tid))
 	{
+	  /* B3, as in wrlock, but without waiting.  */
+	  if (__glibc_unlikely (atomic_load_relaxed (TPRW_BIAS (rwlock)) != 0)
+	      && tprw_bias_revoke (rwlock, 0, NULL, true) != 0)
+	    {
+	      tprw_wrunlock (rwlock, tid);
+	      return EBUSY;
+	    }
 	  atomic_store_relaxed (&rwlock->__data.__cur_writer, tid);
 	  return 0;
 	}
@@ -657,5 +949,8 @@ __pthread_rwlock_tp_unlock (pthread_rwlock_t *rwlock)
   /* As in pthread_rwlock_unlock.c: only we can have stored our TID.  */
   if (tprw_self_is_writer (rwlock, tid))
     return tprw_wrunlock (rwlock, tid);
+  /* B2.  */
+  if (tprw_bias_held.count != 0 && tprw_bias_rdunlock (rwlock))
+    return 0;
   return tprw_rdunlock (rwlock);
 }

@@ -35,8 +35,10 @@
        while a third reader holds the lock throughout (their races join
        that reader); the same two readers with sections of 20 us race
        once in many locks, and never claim.
-   The test's GLIBC_TUNABLES (nptl/Makefile) replace any a suite sets, so
-   the lock is of the TP kind in every suite.
+   The lock is process-shared: a private lock's racing readers would
+   set its reader bias (B4) and leave the word alone, so that C5 would
+   have no races to count (tst-rwlock-tp-bias tests the bias).  The
+   test's GLIBC_TUNABLES (nptl/Makefile) replace any a suite sets.
    With rseq disabled (tst-rwlock-tp-home-norseq) nobody claims or
    defers: the home word stays 0 and the reader on processor 1 joins at
    once.  */
@@ -197,6 +199,17 @@ static int
 do_test (void)
 {
   home_test_start ();
+
+  /* Process-shared, so that readers keep to the word, whose
+     restriction this tests: racing readers would otherwise set the
+     reader bias (B4) and leave the word alone from then on.  */
+  pthread_rwlockattr_t attr;
+  xpthread_rwlockattr_init (&attr);
+  xpthread_rwlockattr_setkind_np (&attr, PTHREAD_RWLOCK_TP_NP);
+  TEST_COMPARE (pthread_rwlockattr_setpshared (&attr,
+					       PTHREAD_PROCESS_SHARED), 0);
+  xpthread_rwlock_init (&lock, &attr);
+  TEST_COMPARE (pthread_rwlockattr_destroy (&attr), 0);
 
   /* C1: a writer on processor 0 that had to wait claims the home.  */
   xpthread_rwlock_wrlock (&lock);

@@ -212,6 +212,16 @@ check tp_rwlock/mut-grant-nosh tp_rwlock safety error \
   -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_GRANT_NOSH
 check tp_rwlock/mut-no-a2 tp_rwlock safety error \
   -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_NO_A2
+# The reader bias (B1..B4), which every check above includes unless it
+# says NO_BIAS: the protocol without each of its three orderings.
+check tp_rwlock/mut-b1-no-reload tp_rwlock safety error \
+  -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_B1_NO_RELOAD
+check tp_rwlock/mut-b3-no-wait tp_rwlock safety error \
+  -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_B3_NO_WAIT
+check tp_rwlock/mut-b4-unlocked tp_rwlock safety error \
+  -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_B4_UNLOCKED
+check tp_rwlock/mut-b3-giveup tp_rwlock safety error \
+  -DNR=1 -DNW=1 -DNITER=2 -DRTIMED=1 -DWTIMED=1 -DBROKEN_B3_GIVEUP
 
 wait
 # A check that wrote no result (its shell died) fails.
