@@ -15,11 +15,15 @@
 #
 #   - every lwarx has its stwcx. (a reservation loop);
 #   - the lock entry points (fast path inline, slow path out of line)
-#     acquire with isync after the loop and contain no `sync';
+#     acquire with isync after the loop and contain no `sync', but for
+#     the TP rwlock's reader bias (below);
 #   - the unlock entry points release with lwsync, and no lock object
-#     contains `sync' (none of the protocols has a store-buffering
-#     pattern that would need it; the reader fast paths are also checked
-#     on their own);
+#     contains `sync' (the phase-fair reader fast paths are also checked
+#     on their own), but for the one store-buffering pattern of the
+#     protocols, the TP rwlock's reader bias (B1 and B3 of
+#     nptl/pthread_rwlock_tp.c, tp-fence.h): exactly one `sync' each in
+#     its read lock entry points, after the slot's reservation loop, and
+#     in tprw_bias_revoke, and none elsewhere in the TP rwlock;
 #   - on powerpc64le (POWER8 and later), acquire loops set lwarx's
 #     exclusive-access hint (EH=1), as glibc's MUTEX_HINT_ACQ does.
 #
@@ -33,7 +37,7 @@
 # instead runs the rules on mutated disassembly and writes one PASS: line
 # per mutant the rules catch (FAIL: for one they miss): lwsync turned
 # into sync, isync deleted, stwcx. deleted, the EH hint dropped, the
-# priority reset dropped.
+# priority reset dropped, the reader bias's syncs deleted.
 
 set -u
 self_test=no
@@ -62,6 +66,9 @@ release_fns="__pthread_mutex_tp_unlock __pthread_mutex_tp_release
   __pthread_rwlock_pf_unlock __pthread_rwlock_tp_unlock"
 # Reader fast paths: never a full barrier.
 nosync_fns="__pthread_rwlock_pf_rdlock __pthread_rwlock_pf_tryrdlock"
+# The TP rwlock's reader bias: one full barrier each (B1, B3).
+bias_fence_fns="__pthread_rwlock_tp_rdlock __pthread_rwlock_tp_tryrdlock
+  tprw_bias_revoke"
 
 result() {   # result NAME STATUS [DETAIL]
   if [ "$2" -eq 0 ]; then r=PASS; else r=FAIL; fi
@@ -101,15 +108,20 @@ rules() {
   result "$label: lwarx/stwcx. reservation loops" $? "$loops loops${bad:+; broken in $bad}"
 
   # Acquire: every lock entry point has an acquire loop (isync after
-  # it), with the EH hint where wanted, and no full barrier.
+  # it), with the EH hint where wanted, and no full barrier but the
+  # reader bias's.
   for f in $acquire_fns; do
     l=$(grep -l "^$f " "$d"/*.lst | head -n 1)
     if [ -z "$l" ]; then result "$label: $f acquires with isync" 1 "function missing"; continue; fi
     n_isync=$(in_fn "$l" "$f" isync)
     n_sync=$(in_fn "$l" "$f" 'sync|hwsync')
     n_hint=$(awk -v f="$f" '$1 == f && $2 == "lwarx" && $3 ~ /,1$/ { n++ } END { print n + 0 }' "$l")
+    case " $(echo $bias_fence_fns) " in
+      *" $f "*) want_sync=1 ;;
+      *) want_sync=0 ;;
+    esac
     ok=0
-    [ "$n_isync" -gt 0 ] && [ "$n_sync" -eq 0 ] || ok=1
+    [ "$n_isync" -gt 0 ] && [ "$n_sync" -eq "$want_sync" ] || ok=1
     [ "$hint" = no ] || [ "$n_hint" -gt 0 ] || ok=1
     result "$label: $f acquires with isync" $ok \
       "isync $n_isync, sync $n_sync, lwarx with EH hint $n_hint"
@@ -132,9 +144,27 @@ rules() {
   n=$(for o in $mutex_objs; do cat "$d/$o.lst"; done | awk '$2 ~ /^(sync|hwsync)$/' | wc -l)
   [ "$n" -eq 0 ]
   result "$label: no sync in the TP mutex" $? "$n sync"
+  # The TP rwlock: one sync in each function of the reader bias, none
+  # elsewhere; in the read lock entry points after a stdcx. (B1: the
+  # slot's CAS; in B3 BIAS is cleared by a plain store).
+  bad=
+  for f in $bias_fence_fns; do
+    n=$(for o in $tprw_objs; do cat "$d/$o.lst"; done | awk -v f="$f" '$1 == f && $2 ~ /^(sync|hwsync)$/' | wc -l)
+    [ "$n" -eq 1 ] || bad="$bad $f:$n"
+  done
   n=$(for o in $tprw_objs; do cat "$d/$o.lst"; done | awk '$2 ~ /^(sync|hwsync)$/' | wc -l)
-  [ "$n" -eq 0 ]
-  result "$label: no sync in the TP rwlock" $? "$n sync"
+  nb=$(echo $bias_fence_fns | wc -w)
+  [ -z "$bad" ] && [ "$n" -eq "$nb" ]
+  result "$label: sync in the TP rwlock only as the reader bias's fences" $? \
+    "$n sync${bad:+; not one in$bad}"
+  for f in __pthread_rwlock_tp_rdlock __pthread_rwlock_tp_tryrdlock; do
+    n=$(for o in $tprw_objs; do cat "$d/$o.lst"; done | awk -v f="$f" '
+      $1 == f && $2 ~ /^st[wd]cx\.$/ { s = 1; next }
+      $1 == f && $2 ~ /^(sync|hwsync)$/ { if (s) n++ }
+      END { print n + 0 }')
+    [ "$n" -eq 1 ]
+    result "$label: $f: the bias's sync after the slot's stdcx." $? "$n"
+  done
   for f in $nosync_fns; do
     n=$(in_fn "$d/pthread_rwlock_pf.lst" "$f" 'sync|hwsync')
     [ "$n" -eq 0 ]
@@ -238,7 +268,8 @@ for objdir in "$@"; do
     continue
   fi
   # Mutants of the disassembly: each must make at least one rule fail.
-  for mut in lwsync-to-sync drop-isync drop-stwcx drop-eh-hint drop-medium; do
+  for mut in lwsync-to-sync drop-isync drop-stwcx drop-eh-hint drop-medium \
+	     drop-sync; do
     [ "$mut" = drop-eh-hint ] && [ "$hint" = no ] && continue
     m=$tmp/$name-$mut
     mkdir -p "$m"
@@ -249,6 +280,7 @@ for objdir in "$@"; do
 	drop-stwcx) awk '!($2 == "stwcx." && NR % 2 == 0)' "$f" ;;
 	drop-eh-hint) sed 's/^\(.* lwarx .*\),1$/\1/' "$f" ;;
 	drop-medium) grep -v ' mr r2,r2$' "$f" ;;
+	drop-sync) awk '$2 !~ /^(sync|hwsync)$/' "$f" ;;
       esac > "$m/$(basename "$f")"
     done
     real=$sum
