@@ -24,14 +24,15 @@ tests="tst-mutex-tp-basic tst-mutex-tp-contend tst-mutex-tp-timed
        tst-rwlock-tp-timeout tst-rwlock-tp-pshared tst-rwlock-tp-kernel
        tst-rwlock-tp-kernel-user tst-mutex-tp-fork-handoff
        tst-mutex-tp-pshared-death tst-rwlock-tp-fork
-       tst-mutex-tp-tunable-handoff"
+       tst-mutex-tp-tunable-handoff tst-rwlock-tp-bias"
 # tst-mutex-tp-kernel checks that the kernel path served the mutex and
 # tst-mutex-tp-kernel-user that the forced user-space path did.
 # tst-mutex-tp-contend's 1.3 million contended operations take minutes on
 # the user-space path under TCG; that path runs natively in check-nptl.
 # tst-mutex-tp-tunable-handoff checks the threshold of the user-space
 # path's hand-off (glibc.pthread.mutex_tp_handoff_us, the default 5 ms
-# here); the kernel's is its own.
+# here); the kernel's is its own.  tst-rwlock-tp-bias checks that racing
+# readers turn the reader bias on only on the user-space path.
 kernel_only="tst-mutex-tp-contend tst-mutex-tp-kernel tst-rwlock-tp-kernel"
 user_only="tst-mutex-tp-kernel-user tst-rwlock-tp-kernel-user"
 user_only="$user_only tst-mutex-tp-tunable-handoff"
