@@ -59,7 +59,9 @@
    while a waiter has announced itself waits for that waiter, which may
    wait for the first read lock: deadlock, as for
    PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP), elision.  EDEADLK for a
-   writer that locks again either way, through __cur_writer.
+   writer that locks again either way, through __cur_writer, and for a
+   reader that holds its read lock through a slot (B3) and write-locks;
+   one that holds it through the word waits for itself, as before.
 
    Words
    -----

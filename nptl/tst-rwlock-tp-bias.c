@@ -28,9 +28,6 @@
    never for a process-shared lock.  */
 
 #include <errno.h>
-#include <sched.h>
-#include <stdint.h>
-#include <time.h>
 #include <unistd.h>
 #include <support/check.h>
 #include <support/timespec.h>
@@ -38,6 +35,7 @@
 #include <support/xtime.h>
 #include <pthread_mutex_tp_stats.h>
 #include "tst-rwlock-tp-common.h"
+#include "tst-tp-pin.h"
 
 static pthread_rwlock_t lock;
 
@@ -51,12 +49,6 @@ static void
 set_bias (pthread_rwlock_t *l)
 {
   __atomic_store_n (&l->__data.__writers_futex, 1, __ATOMIC_RELEASE);
-}
-
-static int64_t
-now_ns (void)
-{
-  return support_timespec_ns (xclock_now (CLOCK_MONOTONIC));
 }
 
 /* Whether the process takes the kernel path (the probe of the TP mutex,
@@ -226,17 +218,6 @@ static unsigned int violations;
 static bool stop;
 static unsigned int slot_reads;
 static unsigned int revocations;
-
-static void
-pin (int cpu)
-{
-  cpu_set_t set;
-  CPU_ZERO (&set);
-  CPU_SET (cpu, &set);
-  int r = pthread_setaffinity_np (pthread_self (), sizeof set, &set);
-  if (r != 0)
-    FAIL_UNSUPPORTED ("cannot run on processor %d: %d", cpu, r);
-}
 
 static void *
 racing_reader (void *arg)

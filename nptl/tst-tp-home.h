@@ -37,6 +37,7 @@
 #include <support/xtime.h>
 #include <pthread_mutex_tp_stats.h>
 #include <tp-home.h>
+#include "tst-tp-pin.h"
 
 /* The window of a claim at the tests' threshold of 1 s, ns.  */
 #define WINDOW_NS (INT64_C (1000000000) / TP_HOME_WINDOW_DIV)
@@ -56,25 +57,6 @@ deferrals (void)
   unsigned long int c[TP_STAT_COUNT];
   TEST_COMPARE (__pthread_mutex_tp_stats (c, TP_STAT_COUNT), TP_STAT_COUNT);
   return c[TP_STAT_HOME_DEFERRALS];
-}
-
-/* Run the calling thread on processor CPU only.  */
-static void
-pin (int cpu)
-{
-  cpu_set_t set;
-  CPU_ZERO (&set);
-  CPU_SET (cpu, &set);
-  int r = pthread_setaffinity_np (pthread_self (), sizeof set, &set);
-  if (r != 0)
-    FAIL_UNSUPPORTED ("cannot run on processor %d: %d", cpu, r);
-  TEST_COMPARE (sched_getcpu (), cpu);
-}
-
-static inline int64_t
-now_ns (void)
-{
-  return support_timespec_ns (xclock_now (CLOCK_MONOTONIC));
 }
 
 static pthread_barrier_t barrier;
