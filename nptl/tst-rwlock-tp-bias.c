@@ -18,11 +18,13 @@
 
 /* With the bias set (BIAS = __writers_futex, set here by hand on an idle
    lock, as B4 sets it while it holds a read lock), a reader takes its
-   read lock without touching the word (B1); a writer waits for it
-   (B3), or gets EBUSY (trywrlock), ETIMEDOUT (a timed lock) or EDEADLK
-   (the reader itself), and clears the bias; a reader that comes while
-   the writer owns the word waits for the writer; and readers and
-   writers exclude each other while the bias comes and goes.  Then B4:
+   read lock without touching the word (B1); a writer clears the bias
+   and waits for it (B3), while a reader that comes meanwhile waits for
+   the writer; a writer that gets EBUSY (trywrlock) or ETIMEDOUT (a
+   timed lock) instead sets the bias again, so that the next writer
+   waits for the reader too; the reader itself gets EDEADLK; and
+   readers and writers exclude each other while the bias comes and
+   goes.  Then B4:
    readers on two processors that race on the word of a private lock
    set the bias on the user-space path, never on the kernel path, and
    never for a process-shared lock.  */
