@@ -848,11 +848,13 @@ tprw_release_user (pthread_rwlock_t *rwlock)
    instructions per uncontended read lock and unlock when the user-space
    release was inline, 100 with it out of line and C5's single CAS, 90
    with every slow path out of line and no TID in the read lock's fast
-   path, 90 as now with the word loaded in the unlock (82 with a guess
-   of it, given up: tprw_rdunlock); the default rwlock 94:
-   callgrind on
+   path, 90 with the word loaded in the unlock (82 with a guess of it,
+   given up: tprw_rdunlock); the default rwlock 94: callgrind on
    tests/callgrind/lock-fastpath.c rwlock-rd with
-   GLIBC_TUNABLES=glibc.pthread.rwlock_kind=4).  */
+   GLIBC_TUNABLES=glibc.pthread.rwlock_kind=4).  The reader bias's two
+   tests on the word's path (BIAS in the read lock, the thread's count
+   of slots in the unlock) added 7 instructions to a pair in a loop of
+   them (79 -> 86, the default rwlock's 84; README).  */
 
 /* The writer's release of the word after R0's CAS failed: W is set (or
    the CAS failed spuriously: then the release is merely slower).  */
