@@ -290,6 +290,7 @@ do_test (void)
 {
   if (sysconf (_SC_NPROCESSORS_ONLN) < 2)
     FAIL_UNSUPPORTED ("the races need two processors");
+  pinned_tests_one_at_a_time ();
 
   check_revocation ();
   check_held_max ();

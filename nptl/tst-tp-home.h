@@ -89,6 +89,7 @@ home_test_start (void)
     FAIL_UNSUPPORTED ("the TP locks use the kernel path here");
   if (sysconf (_SC_NPROCESSORS_ONLN) < 2)
     FAIL_UNSUPPORTED ("needs two processors");
+  pinned_tests_one_at_a_time ();
   pin (0);
 }
 

@@ -19,10 +19,13 @@
 #ifndef TST_TP_PIN_H
 #define TST_TP_PIN_H 1
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
+#include <sys/file.h>
 #include <support/check.h>
 #include <support/timespec.h>
 #include <support/xtime.h>
@@ -38,6 +41,28 @@ pin (int cpu)
   if (r != 0)
     FAIL_UNSUPPORTED ("cannot run on processor %d: %d", cpu, r);
   TEST_COMPARE (sched_getcpu (), cpu);
+}
+
+/* The tests that pin threads to processors 0 and 1 need both to
+   themselves: their readers must race on the lock word, their windows
+   end on time.  make check runs two tests at once, and two such tests
+   side by side failed there (tst-rwlock-tp-home claimed no home in 30
+   s, tst-mutex-tp-home's busy home was dropped too often), so each
+   holds an exclusive lock on one file for its whole run (the kernel
+   drops it when the process ends).  Where the file cannot be made (no
+   /tmp), the test runs without it.  */
+static inline void
+pinned_tests_one_at_a_time (void)
+{
+  int fd = open ("/tmp/tpf-pinned-tests.lock",
+		 O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0)
+    {
+      printf ("info: no /tmp/tpf-pinned-tests.lock: %m\n");
+      return;
+    }
+  if (flock (fd, LOCK_EX) != 0)
+    FAIL_EXIT1 ("flock: %m");
 }
 
 static inline int64_t
