@@ -50,7 +50,8 @@ pin (int cpu)
    s, tst-mutex-tp-home's busy home was dropped too often), so each
    holds an exclusive lock on one file for its whole run (the kernel
    drops it when the process ends).  Where the file cannot be made (no
-   /tmp), the test runs without it.  */
+   /tmp) or locked (no file locks in the kernel), the test runs without
+   it.  */
 static inline void
 pinned_tests_one_at_a_time (void)
 {
@@ -61,8 +62,10 @@ pinned_tests_one_at_a_time (void)
       printf ("info: no /tmp/tpf-pinned-tests.lock: %m\n");
       return;
     }
+  /* A kernel without file locks (the test VM's) has nobody to share
+     the processors with either.  */
   if (flock (fd, LOCK_EX) != 0)
-    FAIL_EXIT1 ("flock: %m");
+    printf ("info: flock: %m\n");
 }
 
 static inline int64_t
