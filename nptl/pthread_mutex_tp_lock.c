@@ -474,8 +474,14 @@ tp_lock_fast (pthread_mutex_t *mutex, int kind, pid_t tid, bool count_user)
      thread that pthread_create adds later sees the store through the
      creation, and from then on every lock and release is atomic (a
      process never has one thread again).  Otherwise acquire MO pairs
-     with the release in U0/U1/U2.  */
-  if ((kind & PTHREAD_MUTEX_PSHARED_BIT) == 0 && SINGLE_THREAD_P
+     with the release in U0/U1/U2.  The one-thread test is expected to
+     fail, so that a process with threads, the one whose locks matter,
+     falls through to the CAS: with the test laid out the other way,
+     lock and unlock each took a branch to it and one back, and an
+     uncontended pair in a process of two threads took 5.2 ns against
+     4.9 (README).  */
+  if (__glibc_unlikely (SINGLE_THREAD_P)
+      && (kind & PTHREAD_MUTEX_PSHARED_BIT) == 0
       && atomic_load_relaxed (word) == 0)
     atomic_store_relaxed (word, tid);
   else if (__glibc_unlikely (!atomic_compare_exchange_weak_acquire

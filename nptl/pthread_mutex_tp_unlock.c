@@ -228,7 +228,8 @@ __pthread_mutex_tp_unlock (pthread_mutex_t *mutex, int decr)
     {
       /* __count stays 1: it only means something while locked.  */
       mutex->__data.__owner = 0;
-      if (decr)
+      /* Only the condition variable's release does not count.  */
+      if (__glibc_likely (decr))
 	--mutex->__data.__nusers;
       /* U0.  In a process with one thread, a plain store releases the
 	 word of a private mutex, as T0 took it (tp_lock_fast): nobody
@@ -236,8 +237,9 @@ __pthread_mutex_tp_unlock (pthread_mutex_t *mutex, int decr)
 	 for us, so __owner proves the word ours.  (A process never has
 	 one thread again once it had two; the child of a fork does, but
 	 with its own TID, which no __owner copied from the parent
-	 holds.)  */
-      if ((kind & PTHREAD_MUTEX_PSHARED_BIT) == 0 && SINGLE_THREAD_P)
+	 holds.)  Expected to fail, as in tp_lock_fast.  */
+      if (__glibc_unlikely (SINGLE_THREAD_P)
+	  && (kind & PTHREAD_MUTEX_PSHARED_BIT) == 0)
 	{
 	  atomic_store_relaxed (word, 0);
 	  LIBC_PROBE (mutex_release, 1, mutex);

@@ -729,8 +729,11 @@ __pthread_rwlock_tp_rdlock (pthread_rwlock_t *rwlock, clockid_t clockid,
 {
   if (__glibc_unlikely (!tp_valid_rwlock_timeout (clockid, abstime)))
     return EINVAL;
-  /* B1.  Relaxed MO: a hint, loaded again after the slot's CAS.  */
-  if (atomic_load_relaxed (TPRW_BIAS (rwlock)) != 0
+  /* B1.  Relaxed MO: a hint, loaded again after the slot's CAS.
+     Expected clear, so that the word's path, that of every lock no
+     reader races for, falls through; the slot's path costs more than
+     a taken branch anyway.  */
+  if (__glibc_unlikely (atomic_load_relaxed (TPRW_BIAS (rwlock)) != 0)
       && tprw_bias_rdlock (rwlock))
     return 0;
   unsigned int v = atomic_load_relaxed (TPRW_WORD (rwlock));
@@ -791,7 +794,7 @@ __pthread_rwlock_tp_tryrdlock (pthread_rwlock_t *rwlock)
 {
   unsigned int *word = TPRW_WORD (rwlock);
   /* B1, as in rdlock.  */
-  if (atomic_load_relaxed (TPRW_BIAS (rwlock)) != 0
+  if (__glibc_unlikely (atomic_load_relaxed (TPRW_BIAS (rwlock)) != 0)
       && tprw_bias_rdlock (rwlock))
     return 0;
   unsigned int v = atomic_load_relaxed (word);
@@ -854,7 +857,10 @@ tprw_release_user (pthread_rwlock_t *rwlock)
    GLIBC_TUNABLES=glibc.pthread.rwlock_kind=4).  The reader bias's two
    tests on the word's path (BIAS in the read lock, the thread's count
    of slots in the unlock) added 7 instructions to a pair in a loop of
-   them (79 -> 86, the default rwlock's 84; README).  */
+   them (79 -> 86, the default rwlock's 84; README), and with B2 inline
+   the unlock saved a register for it; with the slots' unlock out of
+   line (tprw_rdunlock_holding_slots) the word's pair takes 85 and the
+   slot's 115 (109 with B2 inline).  */
 
 /* The writer's release of the word after R0's CAS failed: W is set (or
    the CAS failed spuriously: then the release is merely slower).  */
@@ -907,7 +913,7 @@ tprw_rdunlock_last (pthread_rwlock_t *rwlock, unsigned int v)
   return 0;
 }
 
-static int
+static __always_inline int
 tprw_rdunlock (pthread_rwlock_t *rwlock)
 {
   unsigned int *word = TPRW_WORD (rwlock);
@@ -946,6 +952,19 @@ tprw_rdunlock (pthread_rwlock_t *rwlock)
     }
 }
 
+/* The read unlock of a thread that holds read locks through slots: B2
+   if one of them is of RWLOCK, else R0..R2 on the word.  Out of line,
+   so that the unlock of a thread without slots, which releases the
+   word, saves no register for the call.  */
+static int __attribute_noinline__
+tprw_rdunlock_holding_slots (pthread_rwlock_t *rwlock)
+{
+  /* B2.  */
+  if (tprw_bias_rdunlock (rwlock))
+    return 0;
+  return tprw_rdunlock (rwlock);
+}
+
 int
 __pthread_rwlock_tp_unlock (pthread_rwlock_t *rwlock)
 {
@@ -953,8 +972,7 @@ __pthread_rwlock_tp_unlock (pthread_rwlock_t *rwlock)
   /* As in pthread_rwlock_unlock.c: only we can have stored our TID.  */
   if (tprw_self_is_writer (rwlock, tid))
     return tprw_wrunlock (rwlock, tid);
-  /* B2.  */
-  if (tprw_bias_held.count != 0 && tprw_bias_rdunlock (rwlock))
-    return 0;
+  if (__glibc_unlikely (tprw_bias_held.count != 0))
+    return tprw_rdunlock_holding_slots (rwlock);
   return tprw_rdunlock (rwlock);
 }
