@@ -226,7 +226,7 @@ do_test (void)
   TEST_COMPARE (busy_calls, 80);
   if (__rseq_size > 0)
     {
-      /* This libc dropped 97-100 of 100 idle homes and 4-19 of 80 busy
+      /* This libc dropped 97-100 of 100 idle homes and 4-52 of 80 busy
 	 ones (11-60 with a busy loop on each processor); one without C6
 	 5 of 100 idle ones; one whose probe took the word when it saw it
 	 free once (not four rounds) 70-80 of 80 busy ones.  */
