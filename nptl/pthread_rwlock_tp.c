@@ -593,23 +593,6 @@ tprw_bias_held_index (pthread_rwlock_t *rwlock)
   return -1;
 }
 
-/* B2: release a read lock of RWLOCK held through a slot.  Returns false
-   if the caller holds none.  */
-static inline bool
-tprw_bias_rdunlock (pthread_rwlock_t *rwlock)
-{
-  int j = tprw_bias_held_index (rwlock);
-  if (j < 0)
-    return false;
-  unsigned int n = tprw_bias_held.count - 1;
-  /* Release MO: our read section happens before the section of the
-     writer whose acquire load in B3 sees the slot empty.  */
-  atomic_store_release (&tprw_visible[tprw_bias_held.slot[j]].lock, 0);
-  tprw_bias_held.slot[j] = tprw_bias_held.slot[n];
-  tprw_bias_held.count = n;
-  return true;
-}
-
 /* B3: the caller owns the word of RWLOCK as its writer and found BIAS
    set.  Returns 0 once no slot holds RWLOCK; EDEADLK if the caller
    holds one; EBUSY if another thread does and TRY; ETIMEDOUT if another
@@ -856,11 +839,9 @@ tprw_release_user (pthread_rwlock_t *rwlock)
    tests/callgrind/lock-fastpath.c rwlock-rd with
    GLIBC_TUNABLES=glibc.pthread.rwlock_kind=4).  The reader bias's two
    tests on the word's path (BIAS in the read lock, the thread's count
-   of slots in the unlock) added 7 instructions to a pair in a loop of
-   them (79 -> 86, the default rwlock's 84; README), and with B2 inline
-   the unlock saved a register for it; with the slots' unlock out of
-   line (tprw_rdunlock_holding_slots) the word's pair takes 85 and the
-   slot's 115 (109 with B2 inline).  */
+   of slots in the unlock) took that to 99, with B2 inline, for which
+   the unlock saved a register; with B2 out of line (tprw_bias_rdunlock)
+   it is 98.  */
 
 /* The writer's release of the word after R0's CAS failed: W is set (or
    the CAS failed spuriously: then the release is merely slower).  */
@@ -957,12 +938,18 @@ tprw_rdunlock (pthread_rwlock_t *rwlock)
    so that the unlock of a thread without slots, which releases the
    word, saves no register for the call.  */
 static int __attribute_noinline__
-tprw_rdunlock_holding_slots (pthread_rwlock_t *rwlock)
+tprw_bias_rdunlock (pthread_rwlock_t *rwlock)
 {
-  /* B2.  */
-  if (tprw_bias_rdunlock (rwlock))
-    return 0;
-  return tprw_rdunlock (rwlock);
+  int j = tprw_bias_held_index (rwlock);
+  if (j < 0)
+    return tprw_rdunlock (rwlock);
+  unsigned int n = tprw_bias_held.count - 1;
+  /* B2.  Release MO: our read section happens before the section of
+     the writer whose acquire load in B3 sees the slot empty.  */
+  atomic_store_release (&tprw_visible[tprw_bias_held.slot[j]].lock, 0);
+  tprw_bias_held.slot[j] = tprw_bias_held.slot[n];
+  tprw_bias_held.count = n;
+  return 0;
 }
 
 int
@@ -973,6 +960,6 @@ __pthread_rwlock_tp_unlock (pthread_rwlock_t *rwlock)
   if (tprw_self_is_writer (rwlock, tid))
     return tprw_wrunlock (rwlock, tid);
   if (__glibc_unlikely (tprw_bias_held.count != 0))
-    return tprw_rdunlock_holding_slots (rwlock);
+    return tprw_bias_rdunlock (rwlock);
   return tprw_rdunlock (rwlock);
 }

@@ -210,7 +210,8 @@ do_test (void)
      as a slow one would, and C6 then rightly drops the home: with
      other programs taking processor 1 from it, even the busy case can
      drop most homes in a run (56-60 of 80 with a busy loop on each
-     processor, 61 and 77 once each in make check).  So the busy case
+     processor; 61 in a make check, and 77 in one of three runs of the
+     home tests after they ran one at a time).  So the busy case
      runs up to three times, and one run within the bound suffices; a
      probe that misjudges a busy home fails every run (below).  */
   int busy_drops;
