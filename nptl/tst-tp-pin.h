@@ -49,7 +49,10 @@ pin (int cpu)
    side by side failed there (tst-rwlock-tp-home claimed no home in 30
    s, tst-mutex-tp-home's busy home was dropped too often), so each
    holds an exclusive lock on one file for its whole run (the kernel
-   drops it when the process ends).  Where the file cannot be made (no
+   drops it when the process ends).  That keeps them from each other
+   only; where the tests to run are named
+   (scripts/check-glibc-subset.sh), the ones that include this file run
+   after the others, one at a time.  Where the file cannot be made (no
    /tmp) or locked (no file locks in the kernel), the test runs without
    it.  */
 static inline void

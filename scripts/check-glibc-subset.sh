@@ -50,15 +50,41 @@ if [ $# -eq 0 ]; then
       -k -j"$jobs" MAKEINFO=: check || true
   cp "$objdir/$subdir/subdir-tests.sum" "$sum" 2>/dev/null || : > "$sum"
 else
-  outs=
+  # The tests that pin threads to processors 0 and 1 (their source
+  # includes nptl/tst-tp-pin.h, directly or through the test's other
+  # files) need both to themselves: they run after the others, one at a
+  # time.
+  pins() {
+    [ -f "$1" ] || return 1
+    grep -q '^#include "tst-tp-pin.h"' "$1" && return 0
+    # shellcheck disable=SC2013 # file names without spaces
+    for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$1"); do
+      pins "$(dirname "$1")/$inc" && return 0
+    done
+    return 1
+  }
+  outs='' alone=''
   for t in "$@"; do
     rm -f "$objdir/$subdir/$t.out" "$objdir/$subdir/$t.test-result"
-    outs="$outs $objdir/$subdir/$t.out"
+    if pins "$srcdir/$subdir/$t.c"; then
+      alone="$alone $objdir/$subdir/$t.out"
+    else
+      outs="$outs $objdir/$subdir/$t.out"
+    fi
   done
-  # shellcheck disable=SC2086
-  "$top/scripts/run-logged.sh" "$log" "$label: $# tests" \
-    make -r -C "$srcdir/$subdir" ..=../ objdir="$objdir" subdir="$subdir" \
-      -k -j"$jobs" MAKEINFO=: $outs || true
+  if [ -n "$outs" ]; then
+    # shellcheck disable=SC2086
+    "$top/scripts/run-logged.sh" "$log" "$label: $(echo $outs | wc -w) tests" \
+      make -r -C "$srcdir/$subdir" ..=../ objdir="$objdir" \
+	subdir="$subdir" -k -j"$jobs" MAKEINFO=: $outs || true
+  fi
+  if [ -n "$alone" ]; then
+    # shellcheck disable=SC2086
+    "$top/scripts/run-logged.sh" "${log%.log}-alone.log" \
+      "$label: $(echo $alone | wc -w) tests that pin processors, one at a time" \
+      make -r -C "$srcdir/$subdir" ..=../ objdir="$objdir" \
+	subdir="$subdir" -k -j1 MAKEINFO=: $alone || true
+  fi
   : > "$sum"
   for t in "$@"; do
     if [ -f "$objdir/$subdir/$t.test-result" ]; then
