@@ -150,8 +150,9 @@ hot_reader (void *arg)
   pin (1);
   xpthread_barrier_wait (&barrier);
   /* The clock is read once in 1024 locks, so that the loop is nearly
-     all lock calls.  It claims within a millisecond here, but once in
-     a make check (of 7b53bdd) no claim came in 10 s; so up to 30 s.  */
+     all lock calls.  It claims within tens of milliseconds here, but
+     once in a make check (of 7b53bdd) no claim came in 10 s; so up to
+     30 s.  */
   int64_t start = now_ns ();
   int64_t deadline = start + INT64_C (30000000000);
   bool claimed = false;
