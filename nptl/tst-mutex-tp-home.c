@@ -110,7 +110,8 @@ contend_from_both (void)
 static int64_t owner_hold_ns;
 static int64_t owner_gap_ns;
 static int owner_stop;
-/* Processor 1's thread, for its count of preemptions.  */
+/* Processor 1's thread, for its count of preemptions; stored before
+   the barrier that the main thread passes before it reads it.  */
 static pid_t owner_tid;
 
 static void
