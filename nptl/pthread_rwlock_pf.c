@@ -503,6 +503,8 @@ pf_role_ref (struct tp_lock_ref *l, pthread_rwlock_t *rwlock, int private)
   l->private = private;
   l->handoff_enabled = true;
   l->handoff_us = __pthread_mutex_tp_config.handoff_us / PF_ROLE_HANDOFF_DIV;
+  l->backoff_us = l->handoff_us;
+  l->home_window = tp_core_home_window ();
   l->pshared = private != FUTEX_PRIVATE;
   l->rwlock = false;
   l->reader = false;

@@ -46,10 +46,11 @@
    G3  No starvation: a reader does not join a reader-owned lock while
        a waiter has announced itself (FUTEX_WAITERS), so a stream of
        readers cannot keep a waiting writer out; and a waiter of either
-       kind that has waited longer than the hand-off threshold (tunable
-       glibc.pthread.mutex_tp_handoff_us) gets the lock from the next
-       release (user-space path) or from the kernel's hand-off (kernel
-       path), so a stream of writers cannot keep a reader out either.
+       kind that has waited longer than the hand-off threshold gets
+       the lock from the next release (user-space path: TPRW_HANDOFF_MUL
+       times the tunable glibc.pthread.mutex_tp_handoff_us, 20 ms by
+       default) or from the kernel's hand-off (kernel path), so a stream
+       of writers cannot keep a reader out either.
    G4  Timed and clock variants on CLOCK_REALTIME and CLOCK_MONOTONIC.
    G5  No pointers in the lock: PTHREAD_PROCESS_SHARED works (futex
        operations are shared then).  Every process that uses a shared
@@ -178,17 +179,18 @@
 	 C4, so that among readers whose races are rare a claim lasts one
 	 window, instead of passing from processor to processor.
      C2  A thread on another processor, within the window (a quarter
-	 of the hand-off threshold) of the last claim, takes no fast path
-	 and does not spin; in the sleep loop, if it is not the
-	 requester, the word is owned by readers (even ones it could
-	 join) or by a writer that another waiter sleeps for
-	 (FUTEX_WAITERS), and nobody is registered, it sleeps on no lock
-	 word until the window ends, but not past its registration time
-	 nor its timeout.  A free word it takes at once (nobody's cache
-	 line is lost by it).  A writer's word that nobody sleeps for is
-	 no queue: the thread sleeps on the word, so that the release
-	 wakes it, instead of leaving its processor idle for the window
-	 (figures at the phase-fair rwlock's P2, which shares the rule).
+	 of the lock's hand-off threshold, 5 ms by default) of the last
+	 claim, takes no fast path and does not spin; in the sleep
+	 loop, if it is not the requester, the word is owned by
+	 readers (even ones it could join) or by a writer that another
+	 waiter sleeps for (FUTEX_WAITERS), and nobody is registered,
+	 it sleeps on no lock word until the window ends, but not past
+	 its registration time nor its timeout.  A free word it takes
+	 at once (nobody's cache line is lost by it).  A writer's word
+	 that nobody sleeps for is no queue: the thread sleeps on the
+	 word, so that the release wakes it, instead of leaving its
+	 processor idle for the window (figures at the phase-fair
+	 rwlock's P2, which shares the rule).
      C3  The requester ignores HOME: hand-off rotates the lock to the
 	 other processors at least once per threshold.
      C4  A thread that takes the word in the slow path without having
@@ -425,7 +427,9 @@ tprw_ref (struct tp_lock_ref *l, pthread_rwlock_t *rwlock, bool reader)
   l->handoff = TPRW_HAND (rwlock);
   l->private = tprw_private (rwlock);
   l->handoff_enabled = true;
-  l->handoff_us = __pthread_mutex_tp_config.handoff_us;
+  l->handoff_us = TPRW_HANDOFF_MUL * __pthread_mutex_tp_config.handoff_us;
+  l->backoff_us = __pthread_mutex_tp_config.handoff_us;
+  l->home_window = TPRW_HANDOFF_MUL * tp_core_home_window ();
   l->pshared = rwlock->__data.__shared != 0;
   l->rwlock = true;
   l->reader = reader;

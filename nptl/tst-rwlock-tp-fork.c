@@ -212,7 +212,7 @@ static int
 do_test (void)
 {
   kernel = tst_ho_kernel_path (TST_HO_OP_RWLOCK);
-  printf ("info: %s path, hand-off threshold %ld us\n",
+  printf ("info: %s path, glibc.pthread.mutex_tp_handoff_us %ld\n",
 	  kernel ? "kernel" : "user-space", tst_ho_threshold_us ());
   xpthread_barrier_init (&handed, NULL, 2);
   shared_lock = xmmap (NULL, sizeof (*shared_lock), PROT_READ | PROT_WRITE,

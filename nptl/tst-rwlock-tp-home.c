@@ -18,7 +18,8 @@
 
 /* The user-space path of the TP rwlock (nptl/pthread_rwlock_tp.c, C1..C4),
    with threads pinned to processors 0 and 1 and a hand-off threshold of
-   1 s (so a claim's window is 250 ms):
+   1 s for the mutex (so the TP rwlock's is TPRW_HANDOFF_MUL times that,
+   and a claim's window a quarter of it, TPRW_WINDOW_NS):
    C1  a writer that waited for the lock on processor 0 claims the home
        word for processor 0;
    C2  a reader on processor 0 joins the read lock without deferring; a
@@ -45,6 +46,10 @@
 
 #define TEST_RWLOCK_INITIALIZER PTHREAD_RWLOCK_TP_INITIALIZER_NP
 #include "tst-rwlock-home.h"
+#include <pthread_rwlock_tp.h>
+
+/* The window of the TP rwlock's claims at the tests' threshold.  */
+#define TPRW_WINDOW_NS (WINDOW_NS * TPRW_HANDOFF_MUL)
 
 static unsigned int
 home (void)
@@ -64,7 +69,7 @@ other_reader (void *arg)
     {
       /* C2: deferred, for most of the window.  */
       TEST_VERIFY (deferrals () > before);
-      TEST_VERIFY (now_ns () - start >= WINDOW_NS / 2);
+      TEST_VERIFY (now_ns () - start >= TPRW_WINDOW_NS / 2);
     }
   else
     TEST_COMPARE (deferrals (), before);
@@ -87,9 +92,16 @@ other_writer (void *arg)
 }
 
 /* C5: read lock and unlock on processor (intptr_t) ARG until the main
-   thread says stop, holding the lock for SECTION_NS each time, noting
-   whether the home word was ever set: a claim lasts only until a thread
-   on the other processor takes the lock without waiting (C4).  */
+   thread says stop, holding the lock for SECTION_NS each time, varied
+   by up to a quarter either way so that two readers with sections of
+   one length cannot fall into step and race round after round (without
+   the variation, on 2026-11-29 with the host's cache-line round trip
+   at 106 ns, make bench-pingpong, the check of sections of 20 us below
+   failed 11 runs of 12, on the libc of cc15424 as on the next; with
+   it, it passed 4 runs of 4 and still caught a rule that claims after
+   4 races alone in 3 runs of 3).  Note whether the home word was ever
+   set: a claim lasts only until a thread on the other processor takes
+   the lock without waiting (C4).  */
 static bool stop_racing;
 static bool home_seen;
 static int64_t section_ns;
@@ -103,12 +115,16 @@ racing_reader (void *arg)
 {
   pin ((intptr_t) arg);
   xpthread_barrier_wait (&barrier);
+  /* A linear congruential sequence of the thread's own.  */
+  uint32_t seed = (uint32_t) (intptr_t) arg * 2654435761u + 1;
   while (!__atomic_load_n (&stop_racing, __ATOMIC_RELAXED))
     {
       xpthread_rwlock_rdlock (&lock);
       if (section_ns > 0)
 	{
-	  int64_t end = now_ns () + section_ns;
+	  seed = seed * 1103515245u + 12345u;
+	  int64_t end = (now_ns () + section_ns * 3 / 4
+			 + (int64_t) (seed >> 16) % (section_ns / 2 + 1));
 	  while (now_ns () < end)
 	    ;
 	}
@@ -263,7 +279,7 @@ do_test (void)
   xpthread_rwlock_wrlock (&lock);
   contend (waiting_writer);
   TEST_COMPARE (home () & TP_HOME_TAG_MASK, tag_of (0));
-  usleep (WINDOW_NS / 1000 + 100000);
+  usleep (TPRW_WINDOW_NS / 1000 + 100000);
   xpthread_join (xpthread_create (NULL, other_writer, NULL));
 
   /* C5: readers only, racing on two processors, claim the home; without

@@ -21,7 +21,7 @@
    waiter has announced itself.  A stream of writers that re-lock at
    once keeps the lock write-locked nearly all the time: a reader gets
    in only through hand-off (the user-space path's, or the kernel's).
-   Both waits must stay within the hand-off threshold (5 ms by default)
+   Both waits must stay within the hand-off threshold (20 ms by default)
    plus a margin that is generous for a loaded machine; without the
    mechanisms they last as long as the streams do (the test runs the
    streams for the whole wait, so a starved waiter fails here).  */

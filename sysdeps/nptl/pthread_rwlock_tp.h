@@ -29,6 +29,22 @@
 #define PTHREAD_RWLOCK_IS_TP(rwlock) \
   ((rwlock)->__data.__flags == PTHREAD_RWLOCK_TP_NP)
 
+/* The TP rwlock's waiters on the user-space path register for hand-off
+   after this many times the TP mutex's threshold
+   (glibc.pthread.mutex_tp_handoff_us): 20 ms by default.  Its home
+   claims last a quarter of that; its waiters' back-off keeps the TP
+   mutex's schedule.  Every hand-off, and every end of a waiter's timed
+   sleep, costs a wake-up and a context switch: at the mutex's 5 ms, with 16
+   threads, long critical sections and half the operations writes, the
+   TP rwlock handed off 541-609 times per 10^6 operations, switched
+   context 0.012-0.014 times per operation (the default rwlock
+   0.0023-0.0038), kept 1.16-1.19 processors busy and ran 0.89
+   (0.78-0.92) times the default rwlock; at 20 ms 136-152, 0.0037-0.0043,
+   1.04-1.05 and 1.01 (0.93-1.27), its busiest thread 3.7-4.7 times as
+   busy as its idlest (2.2 before; the default rwlock's 8.8-61).  README
+   has the runs.  */
+#define TPRW_HANDOFF_MUL	4
+
 /* As the phase-fair functions (pthread_rwlock_pf.h); rdlock and
    tryrdlock may also return EAGAIN (too many readers), unlock EPERM (the
    caller holds no lock).  */

@@ -52,6 +52,13 @@ struct tp_lock_ref
      long a waiter registers for it (us).  */
   bool handoff_enabled;
   int handoff_us;
+  /* The threshold (us) that the back-off schedule of the lock's waiters
+     scales with (B1 of the TP mutex, tp-wait.h): the lock's hand-off
+     threshold, but the TP mutex's for the TP rwlock, whose waiters
+     register later (TPRW_HANDOFF_MUL).  */
+  int backoff_us;
+  /* The window of the lock's home claims (tp-home.h), ns.  */
+  int64_t home_window;
   /* Whether the lock may be used by several processes (for the check
      of a registered requester, I8).  */
   bool pshared;
@@ -199,9 +206,11 @@ tp_core_withdraw (const struct tp_lock_ref *l, pid_t tid, int err)
     }
 }
 
-/* The window of a home claim (tp-home.h), ns: a quarter of the TP
-   locks' hand-off threshold, whatever threshold the lock's waiters
-   register after (the phase-fair writer role's is shorter).  */
+/* The window of a home claim (tp-home.h) of the TP mutex and of the
+   phase-fair rwlock's writer role, ns: a quarter of the TP mutex's
+   hand-off threshold, whatever threshold the lock's waiters register
+   after (the writer role's is shorter).  The TP rwlock's is longer, as
+   its threshold is (TPRW_HANDOFF_MUL).  */
 static inline int64_t
 tp_core_home_window (void)
 {
@@ -234,8 +243,7 @@ tp_core_defer (const struct tp_lock_ref *l, const struct tp_handoff_wait *hw,
   if (!readers && (v & FUTEX_WAITERS) == 0)
     return -1;
   int64_t now = tp_now_ns (CLOCK_MONOTONIC);
-  int64_t until = tp_home_deferred_until (l->home, tp_core_home_window (),
-					  now);
+  int64_t until = tp_home_deferred_until (l->home, l->home_window, now);
   /* B2: never while a registration exists.  */
   if (until == 0 || now >= hw->register_at
       || tp_handoff_reg (atomic_load_relaxed (l->handoff)) != 0)
@@ -276,7 +284,7 @@ tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
   if (err != 0)
     return err;
   tp_handoff_wait_init (&hw, l->handoff_enabled, l->handoff_us);
-  tp_backoff_init (&bo, &hw);
+  tp_backoff_init (&bo, (int64_t) l->backoff_us * 1000);
   /* Whether the caller has had to wait (C1), and whether for the word
      itself, not only for the window of another processor's claim
      (C2).  */
@@ -631,6 +639,8 @@ tp_mutex_ref (struct tp_lock_ref *l, pthread_mutex_t *mutex, int kind)
   l->private = tp_private (kind);
   l->handoff_enabled = tp_handoff_enabled (kind);
   l->handoff_us = __pthread_mutex_tp_config.handoff_us;
+  l->backoff_us = l->handoff_us;
+  l->home_window = tp_core_home_window ();
   l->pshared = (kind & PTHREAD_MUTEX_PSHARED_BIT) != 0;
   l->rwlock = false;
   l->reader = false;

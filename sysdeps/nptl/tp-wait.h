@@ -310,7 +310,7 @@ struct tp_backoff
 };
 
 /* The back-off starts at 1/2^TP_BACKOFF_FIRST_SHIFT of the hand-off
-   threshold (39 us at the default 5 ms) and doubles up to
+   threshold (39 us at the TP mutex's default 5 ms) and doubles up to
    1/2^TP_BACKOFF_MAX_SHIFT of it: long enough for a running owner to do
    many critical sections without a wake-up, short beside the starvation
    bound.  The phase-fair readers' back-off (P6 of
@@ -325,11 +325,13 @@ tp_backoff_next (int64_t delay, int64_t max)
   return delay * 2 < max ? delay * 2 : max;
 }
 
+/* Start the back-off of a waiter whose schedule scales with the
+   threshold THRESHOLD (ns).  */
 static inline void
-tp_backoff_init (struct tp_backoff *b, const struct tp_handoff_wait *w)
+tp_backoff_init (struct tp_backoff *b, int64_t threshold)
 {
-  b->delay = w->threshold >> TP_BACKOFF_FIRST_SHIFT;
-  b->max = w->threshold >> TP_BACKOFF_MAX_SHIFT;
+  b->delay = threshold >> TP_BACKOFF_FIRST_SHIFT;
+  b->max = threshold >> TP_BACKOFF_MAX_SHIFT;
   b->woken = false;
 }
 
