@@ -36,13 +36,13 @@
    mutex's schedule.  Every hand-off, and every end of a waiter's timed
    sleep, costs a wake-up and a context switch: at the mutex's 5 ms, with 16
    threads, long critical sections and half the operations writes, the
-   TP rwlock handed off 541-609 times per 10^6 operations, switched
+   TP rwlock handed off 503-653 times per 10^6 operations, switched
    context 0.012-0.014 times per operation (the default rwlock
-   0.0023-0.0038), kept 1.16-1.19 processors busy and ran 0.89
-   (0.78-0.92) times the default rwlock; at 20 ms 136-152, 0.0037-0.0043,
-   1.04-1.05 and 1.01 (0.93-1.27), its busiest thread 3.7-4.7 times as
-   busy as its idlest (2.2 before; the default rwlock's 8.8-61).  README
-   has the runs.  */
+   0.0023-0.0037), kept 1.15-1.21 processors busy and ran 0.89
+   (0.78-0.92) times the default rwlock; at 20 ms 130-167, 0.0036-0.0043,
+   1.04-1.06 and 1.01 (0.93-1.27), its busiest thread 3.1-8.1 times as
+   busy as its idlest (2.1-2.7 before; the default rwlock's 5.6-144).
+   README has the runs.  */
 #define TPRW_HANDOFF_MUL	4
 
 /* As the phase-fair functions (pthread_rwlock_pf.h); rdlock and
