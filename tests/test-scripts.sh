@@ -38,7 +38,8 @@
 #                         to pthread_mutex_lock: a thread with a pending
 #                         cancellation request still returns from it
 #   processor-stalls      make bench's stall probe prints one row per
-#                         processor with min <= median <= max, and
+#                         processor for running and for sleeping
+#                         threads, with min <= median <= max, and
 #                         refuses a bad number of seconds, printing
 #                         nothing
 #   processor-pingpong    make bench's cache-line probe prints one round
@@ -359,17 +360,20 @@ machine_probe_run() {
   done
 }
 
-# tests/stalls/processor-stalls.c: a 1 s run.
+# tests/stalls/processor-stalls.c: a 1 s run of each phase, the
+# running one's table first, then the sleeping one's.
 processor_stalls() {
   machine_probe_run processor-stalls 1 || return 1
   awk -v cpus="$(nproc)" '
-    /^processor / { header = 1; next }
-    header && NF == 4 {
-      rows++
+    /^processor +longest stall/ { if (tables != 0) bad = 1; tables = 1; next }
+    /^processor +late wake-up/ { if (tables != 1) bad = 1; tables = 2; next }
+    tables && NF == 4 {
+      rows[tables]++
       split ($3, r, /[()]|\.\./)
       if (!($2 >= r[2] && $2 <= r[3] && r[2] >= 0)) bad = 1
     }
-    END { exit !(header && rows == cpus && !bad) }' "$tmp/processor-stalls/out"
+    END { exit !(tables == 2 && rows[1] == cpus && rows[2] == cpus && !bad) }' \
+    "$tmp/processor-stalls/out"
 }
 check processor-stalls processor_stalls
 
