@@ -102,6 +102,9 @@ probe_main (void *arg)
 				 deadline % 1000000000LL };
 	  int err = clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
 				     NULL);
+	  if (err == EINTR)
+	    /* Sleep again to the same deadline.  */
+	    continue;
 	  if (err != 0)
 	    {
 	      fprintf (stderr, "processor-stalls: clock_nanosleep: %s\n",
