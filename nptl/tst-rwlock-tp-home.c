@@ -228,8 +228,8 @@ race_against (void *(*partner) (void *), int64_t section, int64_t ns)
    make check of 47332a5 (2026-12-01) two rdlock loops saw no claim in
    10 s, twice in a row, while hot_reader claimed in 0 ms against
    trying_reader in the same run; in the make check of 7b53bdd
-   (2026-11-29) hot_reader saw no claim in 10 s, while the rdlock
-   loops claimed.  */
+   (2026-11-29) it was hot_reader, against trying_reader, that saw no
+   claim in 10 s.  */
 static bool
 race_readers (int64_t section, int seconds)
 {
