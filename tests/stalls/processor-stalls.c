@@ -126,11 +126,12 @@ probe_main (void *arg)
   return NULL;
 }
 
-/* Run one phase (SLEEPING or not) on the COUNT processors of ONLINE for
+/* Run one phase (SLEEPING or not) on the processors of ONLINE for
    SECONDS seconds and print its table.  */
 static void
-run_phase (const cpu_set_t *online, int count, int seconds, bool sleeping)
+run_phase (const cpu_set_t *online, int seconds, bool sleeping)
 {
+  int count = CPU_COUNT (online);
   struct probe *probes = calloc (count, sizeof *probes);
   if (probes == NULL)
     {
@@ -156,23 +157,14 @@ run_phase (const cpu_set_t *online, int count, int seconds, bool sleeping)
   for (int i = 0; i < count; i++)
     pthread_join (probes[i].thread, NULL);
 
-  if (sleeping)
-    {
-      printf ("# one thread pinned to each processor, sleeping 1 ms at a"
-	      " time, %d s; per second: its latest wake-up and its wake-ups"
-	      " over 1 ms late\n", seconds);
-      printf ("%-9s  %-36s  %s\n", "processor",
-	      "late wake-up, us: median (min..max)",
-	      "late > 1 ms, median");
-    }
-  else
-    {
-      printf ("# one thread pinned to each processor, never blocking, %d s;"
-	      " per second: its longest stall and its stalls over 1 ms\n",
-	      seconds);
-      printf ("%-9s  %-36s  %s\n", "processor",
-	      "longest stall, us: median (min..max)", "stalls > 1 ms, median");
-    }
+  printf ("# one thread pinned to each processor, %s, %d s; per second: %s\n",
+	  sleeping ? "sleeping 1 ms at a time" : "never blocking", seconds,
+	  (sleeping ? "its latest wake-up and its wake-ups over 1 ms late"
+	   : "its longest stall and its stalls over 1 ms"));
+  printf ("%-9s  %-36s  %s\n", "processor",
+	  (sleeping ? "late wake-up, us: median (min..max)"
+	   : "longest stall, us: median (min..max)"),
+	  sleeping ? "late > 1 ms, median" : "stalls > 1 ms, median");
   for (int i = 0; i < count; i++)
     {
       struct probe *p = &probes[i];
@@ -193,9 +185,8 @@ main (int argc, char **argv)
   cpu_set_t online;
   int seconds = probe_start (argc, argv, "processor-stalls", MAX_SECONDS,
 			     &online);
-  int count = CPU_COUNT (&online);
-  run_phase (&online, count, seconds, false);
+  run_phase (&online, seconds, false);
   printf ("\n");
-  run_phase (&online, count, seconds, true);
+  run_phase (&online, seconds, true);
   return 0;
 }
