@@ -597,17 +597,22 @@ tprw_bias_held_index (pthread_rwlock_t *rwlock)
   return -1;
 }
 
-/* B3: the caller owns the word of RWLOCK as its writer and found BIAS
-   set.  Returns 0 once no slot holds RWLOCK; EDEADLK if the caller
-   holds one; EBUSY if another thread does and TRY; ETIMEDOUT if another
-   thread still does at ABSTIME on CLOCKID (NULL: no timeout).  The
-   caller then releases the word.  */
+static int tprw_wrunlock (pthread_rwlock_t *rwlock, pid_t tid);
+
+/* B3: the writer TID owns the word of RWLOCK and found BIAS set.
+   Returns 0 once no slot holds RWLOCK, with TID recorded as the writer;
+   else, with the word released, EDEADLK if TID holds a slot (EBUSY if
+   TRY); EBUSY if another thread does and TRY; ETIMEDOUT if another
+   thread still does at ABSTIME on CLOCKID (NULL: no timeout).  */
 static int __attribute_noinline__
-tprw_bias_revoke (pthread_rwlock_t *rwlock, clockid_t clockid,
+tprw_bias_revoke (pthread_rwlock_t *rwlock, pid_t tid, clockid_t clockid,
 		  const struct __timespec64 *abstime, bool try)
 {
   if (tprw_bias_held_index (rwlock) >= 0)
-    return try ? EBUSY : EDEADLK;
+    {
+      tprw_wrunlock (rwlock, tid);
+      return try ? EBUSY : EDEADLK;
+    }
   /* Relaxed MO, then a seq_cst fence: the store-buffering pattern with
      B1's CAS, fence and load of BIAS.  */
   atomic_store_relaxed (TPRW_BIAS (rwlock), 0);
@@ -647,6 +652,7 @@ tprw_bias_revoke (pthread_rwlock_t *rwlock, clockid_t clockid,
 	 the reader: models/tp_rwlock.pml, mutant BROKEN_B3_GIVEUP).  We
 	 own the word, as B4's readers do.  Release MO: see B4.  */
       atomic_store_release (TPRW_BIAS (rwlock), 1);
+      tprw_wrunlock (rwlock, tid);
       return r;
     }
   /* The word orders INHIBIT between its writers and the readers of B4
@@ -656,6 +662,7 @@ tprw_bias_revoke (pthread_rwlock_t *rwlock, clockid_t clockid,
   atomic_store_relaxed (TPRW_INHIBIT_LOW (rwlock), (unsigned int) until);
   atomic_store_relaxed (TPRW_INHIBIT_HIGH (rwlock),
 			(unsigned int) (until >> 32));
+  atomic_store_relaxed (&rwlock->__data.__cur_writer, tid);
   return 0;
 }
 
@@ -740,7 +747,36 @@ __pthread_rwlock_tp_rdlock (pthread_rwlock_t *rwlock, clockid_t clockid,
 			    clockid, abstime);
 }
 
-static int tprw_wrunlock (pthread_rwlock_t *rwlock, pid_t tid);
+/* The writer TID has taken the word of RWLOCK: B3 if BIAS is set (as
+   tprw_bias_revoke), then TID is recorded as the writer.  */
+static __always_inline int
+tprw_wrlock_taken (pthread_rwlock_t *rwlock, pid_t tid, clockid_t clockid,
+		   const struct __timespec64 *abstime, bool try)
+{
+  /* Relaxed MO: B4 stored BIAS while it owned the word, which we own
+     now.  */
+  if (__glibc_unlikely (atomic_load_relaxed (TPRW_BIAS (rwlock)) != 0))
+    return tprw_bias_revoke (rwlock, tid, clockid, abstime, try);
+  atomic_store_relaxed (&rwlock->__data.__cur_writer, tid);
+  return 0;
+}
+
+/* wrlock's way when A0 failed or the lock's home is another processor.
+   Out of line, with every other call of wrlock a tail call, so that the
+   fast path saves no register: it used to save six and restore them,
+   on top of the six that pthread_rwlock_wrlock's default path saves
+   before its dispatch to us.  */
+static int __attribute_noinline__
+tprw_wrlock_slow (pthread_rwlock_t *rwlock, pid_t tid, clockid_t clockid,
+		  const struct __timespec64 *abstime)
+{
+  if (tprw_self_is_writer (rwlock, tid))
+    return EDEADLK;
+  int r = tprw_lock_slow (rwlock, false, tid, clockid, abstime);
+  if (r != 0)
+    return r;
+  return tprw_wrlock_taken (rwlock, tid, clockid, abstime, false);
+}
 
 int
 __pthread_rwlock_tp_wrlock (pthread_rwlock_t *rwlock, clockid_t clockid,
@@ -754,26 +790,8 @@ __pthread_rwlock_tp_wrlock (pthread_rwlock_t *rwlock, clockid_t clockid,
   if (tp_home_elsewhere (TPRW_HOME (rwlock))
       || !atomic_compare_exchange_weak_acquire (TPRW_WORD (rwlock),
 						&expected, tid))
-    {
-      if (tprw_self_is_writer (rwlock, tid))
-	return EDEADLK;
-      int r = tprw_lock_slow (rwlock, false, tid, clockid, abstime);
-      if (r != 0)
-	return r;
-    }
-  /* B3.  Relaxed MO: B4 stored BIAS while it owned the word, which we
-     own now.  */
-  if (__glibc_unlikely (atomic_load_relaxed (TPRW_BIAS (rwlock)) != 0))
-    {
-      int r = tprw_bias_revoke (rwlock, clockid, abstime, false);
-      if (r != 0)
-	{
-	  tprw_wrunlock (rwlock, tid);
-	  return r;
-	}
-    }
-  atomic_store_relaxed (&rwlock->__data.__cur_writer, tid);
-  return 0;
+    return tprw_wrlock_slow (rwlock, tid, clockid, abstime);
+  return tprw_wrlock_taken (rwlock, tid, clockid, abstime, false);
 }
 
 int
@@ -806,17 +824,8 @@ __pthread_rwlock_tp_trywrlock (pthread_rwlock_t *rwlock)
   for (;;)
     {
       if (tprw_try_take (word, &v, false, tid))
-	{
-	  /* B3, as in wrlock, but without waiting.  */
-	  if (__glibc_unlikely (atomic_load_relaxed (TPRW_BIAS (rwlock)) != 0)
-	      && tprw_bias_revoke (rwlock, 0, NULL, true) != 0)
-	    {
-	      tprw_wrunlock (rwlock, tid);
-	      return EBUSY;
-	    }
-	  atomic_store_relaxed (&rwlock->__data.__cur_writer, tid);
-	  return 0;
-	}
+	/* B3, as in wrlock, but without waiting.  */
+	return tprw_wrlock_taken (rwlock, tid, 0, NULL, true);
       if (!tprw_can_take (v, false))
 	return EBUSY;
     }
@@ -845,7 +854,8 @@ tprw_release_user (pthread_rwlock_t *rwlock)
    tests on the word's path (BIAS in the read lock, the thread's count
    of slots in the unlock) took that to 99, with B2 inline, for which
    the unlock saved a register; with B2 out of line (tprw_bias_rdunlock)
-   it is 98.  */
+   it is 98, and 90 since pthread_rwlock_rdlock saves no registers
+   before its dispatch to us (the default rwlock 95).  */
 
 /* The writer's release of the word after R0's CAS failed: W is set (or
    the CAS failed spuriously: then the release is merely slower).  */
