@@ -763,9 +763,9 @@ tprw_wrlock_taken (pthread_rwlock_t *rwlock, pid_t tid, clockid_t clockid,
 
 /* wrlock's way when A0 failed or the lock's home is another processor.
    Out of line, with every other call of wrlock a tail call, so that the
-   fast path saves no register: it used to save six and restore them,
-   on top of the six that pthread_rwlock_wrlock's default path saves
-   before its dispatch to us.  */
+   fast path saves no register (it saved six, and before hook patch 0021
+   pthread_rwlock_wrlock saved six more on the way to us: 109
+   instructions per uncontended pair, 72 now; callgrind as below).  */
 static int __attribute_noinline__
 tprw_wrlock_slow (pthread_rwlock_t *rwlock, pid_t tid, clockid_t clockid,
 		  const struct __timespec64 *abstime)
