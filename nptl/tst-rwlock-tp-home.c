@@ -224,12 +224,9 @@ race_against (void *(*partner) (void *), int64_t section, int64_t ns)
    half the time, then, if neither claimed, the reader on processor 1
    against trying_reader's tryrdlock loop, which changes the word as
    often and never claims, for the other half.  Which of the two pairs
-   races often enough for a claim depends on the host's state: in the
-   make check of 47332a5 (2026-12-01) two rdlock loops saw no claim in
-   10 s, twice in a row, while hot_reader claimed in 0 ms against
-   trying_reader in the same run; in the make check of 7b53bdd
-   (2026-11-29) it was hot_reader, against trying_reader, that saw no
-   claim in 10 s.  */
+   races often enough for a claim depends on the host's state: each has
+   seen no claim in 10 s in one make check while the other claimed at
+   once (README, the make checks of 7b53bdd and 47332a5).  */
 static bool
 race_readers (int64_t section, int seconds)
 {

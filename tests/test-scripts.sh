@@ -58,7 +58,8 @@
 #   bench-confirm         lock_bench_confirm.py measures again exactly the
 #                         cells below or just above their floor target
 #                         (the higher one where two apply: 1.2 and 1.5
-#                         only where their workloads are), far below
+#                         only on their workloads and thread counts),
+#                         far below
 #                         too, with the sweep's
 #                         workload, and tells met, noise and NOT met
 #                         apart from the pooled rounds
@@ -514,6 +515,8 @@ runs = {
     'rwlock-tp-t4-short-o0-r50': [152.0] * 5,
     'rwlock-default-t1-short-o0-r50': base,
     'rwlock-tp-t1-short-o0-r50': [120.0] * 5,
+    'rwlock-default-t4-short-o0-r90': base,
+    'rwlock-tp-t4-short-o0-r90': [120.0] * 5,
 }
 json.dump({'functions': {'lock_contention':
                          {k: cell(v) for k, v in runs.items()}}},

@@ -71,7 +71,8 @@ import tempfile
 
 import lock_bench_report as report
 
-# (kind, the cells it applies to, which cells those are): the floor.
+# (kind, the cells it applies to in words, a test of a cell for them,
+# the floor).
 TARGETS = [
     ('mutex-tp', 'every workload', lambda c: True, 0.97),
     ('mutex-tp', 'short sections, no gap, 2, 4 and 8 threads',
