@@ -24,6 +24,12 @@
 		 that refuses the kind);
      alone       one thread, no lock: the whole stream of operations on
 		 one processor, data always in its cache;
+     alone-rmw   the same with two atomic read-modify-writes of a lock
+		 word around each operation, inline (a reader adds and
+		 subtracts 1, a writer swaps the word in and out): the
+		 least that a lock which takes and releases its word by
+		 read-modify-writes costs (glibc's rwlocks do), without
+		 glibc's function calls and checks;
      pairing     two threads, one pinned to each processor, no lock: the
 		 schedule that uses the second processor as well as any
 		 lock can.  Writes exclude everything, so only reads can
@@ -51,9 +57,11 @@
 
    Printed: each configuration's median throughput (Mops/s) and its
    spread over the rounds; the time of one operation alone and of one
-   thread switch; then for tp, alone and pairing the median over the
-   rounds of their throughput over the default rwlock's with each
-   thread count in the same round.
+   thread switch; then for tp, alone, alone-rmw and pairing the median
+   over the rounds of their throughput over the default rwlock's with
+   each thread count in the same round, and the same for tp-t1, the TP
+   rwlock's one thread: what the TP rwlock reaches if contention costs
+   it nothing at all.
    Exits 1 on a failed system call or if an operation saw the protected
    data torn (the schedule's own check).  */
 
@@ -89,7 +97,10 @@ static const char *const lock_names[] = { "default", "tp" };
 
 /* Configurations 0 .. N_LOCKED - 1 are kind C / N_THREAD_COUNTS with
    lock_threads[C % N_THREAD_COUNTS] threads.  */
-enum config { ALONE = N_LOCKED, PAIRING, SWITCH, N_CONFIGS };
+enum config { ALONE = N_LOCKED, ALONE_RMW, PAIRING, SWITCH, N_CONFIGS };
+
+/* The TP rwlock's one-thread configuration (lock_threads[0] is 1).  */
+#define TP_T1 N_THREAD_COUNTS
 
 static unsigned int inside = 1000;
 static unsigned int read_pct = 50;
@@ -187,6 +198,37 @@ alone_main (void *arg)
   return NULL;
 }
 
+/* ALONE_RMW's lock word: a count of readers, or WORD_WRITER.  */
+static _Alignas (CACHE_LINE) _Atomic unsigned int rmw_word;
+#define WORD_WRITER 0x80000000u
+
+static void *
+alone_rmw_main (void *arg)
+{
+  struct worker *w = arg;
+  pin_to (0);
+  while (!atomic_load_explicit (&stop, memory_order_relaxed))
+    {
+      /* Acquire and release MO, as a lock's; alone, the RMWs never
+	 fail and the word is never contended.  */
+      if (next_is_read (&w->seed))
+	{
+	  atomic_fetch_add_explicit (&rmw_word, 1, memory_order_acquire);
+	  read_section ();
+	  atomic_fetch_sub_explicit (&rmw_word, 1, memory_order_release);
+	}
+      else
+	{
+	  atomic_exchange_explicit (&rmw_word, WORD_WRITER,
+				    memory_order_acquire);
+	  write_section ();
+	  atomic_exchange_explicit (&rmw_word, 0, memory_order_release);
+	}
+      w->ops++;
+    }
+  return NULL;
+}
+
 /* The pairing schedule's hand-over words, each on its own line: the
    round whose writes of processor 0 are done (A_WRITTEN), whose writes
    of processor 1 are done (B_WRITTEN), whose read of processor 1 is
@@ -213,11 +255,13 @@ wait_for (struct handover *h, uint64_t round)
 }
 
 /* Run the writes of W's stream up to its next read, then leave that
-   read pending (the caller runs it).  */
+   read pending (the caller runs it); or up to the end of the run, for a
+   stream without reads (READ_PCT 0).  */
 static void
 writes_until_read (struct worker *w)
 {
-  while (!next_is_read (&w->seed))
+  while (!next_is_read (&w->seed)
+	 && !atomic_load_explicit (&stop, memory_order_relaxed))
     {
       write_section ();
       w->ops++;
@@ -315,10 +359,10 @@ run (enum config c, uint64_t seed)
       if (!rwlock_of_kind (&rwlock, lock_kinds[c / N_THREAD_COUNTS]))
 	return -1;
     }
-  else if (c == ALONE)
+  else if (c == ALONE || c == ALONE_RMW)
     {
       n = 1;
-      main_of[0] = alone_main;
+      main_of[0] = c == ALONE ? alone_main : alone_rmw_main;
     }
   else if (c == SWITCH)
     {
@@ -372,6 +416,26 @@ run (enum config c, uint64_t seed)
   return ops / elapsed / 1e6;
 }
 
+/* One line of ratios to the default rwlock with each thread count, in
+   the same round: of configuration FIRST + the thread count's index
+   (PER_THREAD), or of FIRST alone.  */
+static void
+print_ratios (const char *label, double mops[][MAX_ROUNDS], enum config first,
+	      bool per_thread)
+{
+  printf ("%-12s", label);
+  for (unsigned int t = 0; t < N_THREAD_COUNTS; t++)
+    {
+      double ratio[MAX_ROUNDS];
+      enum config other = per_thread ? first + t : first;
+      for (unsigned int r = 0; r < rounds; r++)
+	ratio[r] = mops[other][r] / mops[t][r];
+      printf (" t%-2u %5.2f", lock_threads[t],
+	      median_of_rounds (ratio, rounds));
+    }
+  printf ("\n");
+}
+
 static const char *
 name_of (enum config c, char *buf, size_t len)
 {
@@ -380,6 +444,7 @@ name_of (enum config c, char *buf, size_t len)
 	      lock_threads[c % N_THREAD_COUNTS]);
   else
     snprintf (buf, len, "%s", (c == ALONE ? "alone"
+			       : c == ALONE_RMW ? "alone-rmw"
 			       : c == PAIRING ? "pairing" : "switch"));
   return buf;
 }
@@ -436,24 +501,12 @@ main (int argc, char **argv)
 	  1 / median_of_rounds (mops[SWITCH], rounds));
   printf ("\nover the default rwlock, per round as lock_bench_report.py"
 	  " does (the TP rwlock's target: 1.5)\n");
-  for (enum config c = N_THREAD_COUNTS; c < SWITCH; c++)
+  if (mops[TP_T1][0] >= 0)
     {
-      if (c < N_LOCKED && mops[c][0] < 0)
-	continue;
-      printf ("%-12s", c < N_LOCKED ? lock_names[c / N_THREAD_COUNTS]
-	      : name_of (c, buf, sizeof buf));
-      for (unsigned int t = 0; t < N_THREAD_COUNTS; t++)
-	{
-	  double ratio[MAX_ROUNDS];
-	  enum config other = c < N_LOCKED ? c - c % N_THREAD_COUNTS + t : c;
-	  for (unsigned int r = 0; r < rounds; r++)
-	    ratio[r] = mops[other][r] / mops[t][r];
-	  printf (" t%-2u %5.2f", lock_threads[t],
-		  median_of_rounds (ratio, rounds));
-	}
-      printf ("\n");
-      if (c < N_LOCKED)
-	c += N_THREAD_COUNTS - 1;
+      print_ratios ("tp", mops, TP_T1, true);
+      print_ratios ("tp-t1", mops, TP_T1, false);
     }
+  for (enum config c = ALONE; c < SWITCH; c++)
+    print_ratios (name_of (c, buf, sizeof buf), mops, c, false);
   return 0;
 }
