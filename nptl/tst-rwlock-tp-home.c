@@ -225,8 +225,9 @@ race_against (void *(*partner) (void *), int64_t section, int64_t ns)
    against trying_reader's tryrdlock loop, which changes the word as
    often and never claims, for the other half.  Which of the two pairs
    races often enough for a claim depends on the host's state: each has
-   seen no claim in 10 s in one make check while the other claimed at
-   once (README, the make checks of 7b53bdd and 47332a5).  */
+   seen no claim in 10 s in one make check (README: the hot reader in
+   7b53bdd's, the two rdlock loops in 47332a5's, where the hot reader
+   claimed in 0 ms).  */
 static bool
 race_readers (int64_t section, int seconds)
 {

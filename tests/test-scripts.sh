@@ -59,10 +59,9 @@
 #                         cells below or just above their floor target
 #                         (the higher one where two apply: 1.2 and 1.5
 #                         only on their workloads and thread counts),
-#                         far below
-#                         too, with the sweep's
-#                         workload, and tells met, noise and NOT met
-#                         apart from the pooled rounds
+#                         far below too, with the sweep's workload, and
+#                         tells met, noise and NOT met apart from the
+#                         pooled rounds
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)

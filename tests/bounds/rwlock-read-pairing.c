@@ -60,8 +60,8 @@
    thread switch; then for tp, alone, alone-rmw and pairing the median
    over the rounds of their throughput over the default rwlock's with
    each thread count in the same round, and the same for tp-t1, the TP
-   rwlock's one thread: what the TP rwlock reaches if contention costs
-   it nothing at all.
+   rwlock's one thread: what the TP rwlock reaches with every operation
+   on one processor if contention costs it nothing.
    Exits 1 on a failed system call or if an operation saw the protected
    data torn (the schedule's own check).  */
 
@@ -182,30 +182,15 @@ locked_main (void *arg)
   return NULL;
 }
 
-static void *
-alone_main (void *arg)
-{
-  struct worker *w = arg;
-  pin_to (0);
-  while (!atomic_load_explicit (&stop, memory_order_relaxed))
-    {
-      if (next_is_read (&w->seed))
-	read_section ();
-      else
-	write_section ();
-      w->ops++;
-    }
-  return NULL;
-}
-
-/* ALONE_RMW's lock word: a count of readers, or WORD_WRITER.  */
+/* ALONE's loop, and with WITH_RMW ALONE_RMW's, whose lock word is a
+   count of readers, or WORD_WRITER.  Inlined into each with WITH_RMW
+   constant, so that ALONE runs no test of it.  */
 static _Alignas (CACHE_LINE) _Atomic unsigned int rmw_word;
 #define WORD_WRITER 0x80000000u
 
-static void *
-alone_rmw_main (void *arg)
+static __attribute__ ((always_inline)) inline void
+alone_loop (struct worker *w, bool with_rmw)
 {
-  struct worker *w = arg;
   pin_to (0);
   while (!atomic_load_explicit (&stop, memory_order_relaxed))
     {
@@ -213,19 +198,36 @@ alone_rmw_main (void *arg)
 	 fail and the word is never contended.  */
       if (next_is_read (&w->seed))
 	{
-	  atomic_fetch_add_explicit (&rmw_word, 1, memory_order_acquire);
+	  if (with_rmw)
+	    atomic_fetch_add_explicit (&rmw_word, 1, memory_order_acquire);
 	  read_section ();
-	  atomic_fetch_sub_explicit (&rmw_word, 1, memory_order_release);
+	  if (with_rmw)
+	    atomic_fetch_sub_explicit (&rmw_word, 1, memory_order_release);
 	}
       else
 	{
-	  atomic_exchange_explicit (&rmw_word, WORD_WRITER,
-				    memory_order_acquire);
+	  if (with_rmw)
+	    atomic_exchange_explicit (&rmw_word, WORD_WRITER,
+				      memory_order_acquire);
 	  write_section ();
-	  atomic_exchange_explicit (&rmw_word, 0, memory_order_release);
+	  if (with_rmw)
+	    atomic_exchange_explicit (&rmw_word, 0, memory_order_release);
 	}
       w->ops++;
     }
+}
+
+static void *
+alone_main (void *arg)
+{
+  alone_loop (arg, false);
+  return NULL;
+}
+
+static void *
+alone_rmw_main (void *arg)
+{
+  alone_loop (arg, true);
   return NULL;
 }
 
