@@ -241,20 +241,32 @@
    C6  Before C2, the thread on the other processor looks whether the
        home processor keeps the lock busy (tp_core_probe_home; C5 is the
        TP rwlock's): as the one spinner (S1, whatever W says), for at
-       most its spin budget, it watches the word.  If the word stays free
-       for four rounds (about 100 ns; TP_HOME_IDLE_ROUNDS), the home
-       processor leaves the lock idle between its operations, for
-       long enough that a second processor can use it: the thread takes
-       the word (T1) and drops the home, and both processors work.  If
-       the word is taken again sooner, or stays owned, the thread defers
-       (C2).  With no time between operations the home processor relocks
-       within a round, and C6 leaves its claim alone.  Without C6, with
-       1000 iterations in the critical section and 1000 between two
-       operations (bench-lock-contention cs=long lock-latency=1000), the
-       home kept one processor idle (cpus busy 0.92-1.17) and the mutex
-       ran 0.76-1.05x glibc's normal mutex at 2 to 16 threads; with it,
-       1.48-1.91 processors were busy and it ran 0.97-1.21x (medians of
-       3 processes in each of two A/B runs, README).
+       most its spin budget, it watches the word, timing each round.  If
+       the word stays free for twice the longest round so far
+       (TP_HOME_IDLE_TRANSFERS; the longest round is the one whose load
+       took the line from the home processor, a cache-line transfer),
+       the home processor leaves the lock idle between its operations,
+       for long enough that a second processor can use it: the thread
+       takes the word (T1) and drops the home, and both processors work.
+       If the word is taken again sooner, or stays owned, the thread
+       defers (C2), and having found the word owned it has waited (C1):
+       if it then takes the word in its sleep loop, it claims the home
+       rather than dropping it (C4), since the probe has just seen the
+       home processor keep the lock busy.  With no time between
+       operations the home processor relocks within about one transfer,
+       and C6 leaves its claim alone.  Measuring in transfers, not in a
+       fixed count of rounds, keeps the verdict where the host places
+       the processors far apart: with a 123 ns round trip, a probe that
+       took the word after four rounds (about 100 ns), and C4 after a
+       probe that had not, dropped 67 of 80 busy homes in
+       tst-mutex-tp-home (README).
+       Without C6, with 1000 iterations in the critical section and
+       1000 between two operations (bench-lock-contention cs=long
+       lock-latency=1000), the home kept one processor idle (cpus busy
+       0.92-1.17) and the mutex ran 0.76-1.05x glibc's normal mutex at 2
+       to 16 threads; with it, 1.48-1.91 processors were busy and it
+       ran 0.97-1.21x (medians of 3 processes in each of two A/B runs,
+       README).
    The home word is a hint: it never decides who owns the mutex, so
    G1..G5 and I1..I8 hold whatever it says, and every access to it is
    relaxed.  A robust mutex has none (its __list is the robust list

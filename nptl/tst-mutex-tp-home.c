@@ -27,8 +27,9 @@
        processor 1;
    C6  a thread on processor 0 that finds the mutex held by processor 1,
        its home, takes it and drops the home when processor 1 leaves it
-       idle between its operations (1 us held, 3 us between), and mostly
-       leaves the home alone when processor 1 takes the mutex again at
+       idle between its operations (1 us held, 3 us between), and
+       leaves the home to processor 1, or claims it when it gets the
+       mutex after waiting, when processor 1 takes the mutex again at
        once;
    and a robust mutex, whose __list is its robust list linkage, has no
    home: nobody defers.
@@ -273,11 +274,10 @@ do_test (void)
 
   /* C6: with processor 1 leaving the mutex idle for 3 us between
      operations, the lock calls of processor 0 that find it held take it
-     and drop the home; with processor 1 locking again at once, most of
-     them leave the home alone (C4 drops it when the word came free at
-     the moment a lock call began, and the probe misjudges a busy home
-     whose relock waited for the line its loads took, README).  Without
-     rseq there is no home.  */
+     and drop the home; with processor 1 locking again at once, nearly
+     all of them leave the home alone or claim it (the probe, having
+     found the word owned, makes the caller a waiter, C1, so C4 does
+     not drop the home after it).  Without rseq there is no home.  */
   int idle_calls, idle_preempted, busy_calls, busy_preempted;
   int idle_drops = lock_beside_home (1000, 3000, 100, &idle_calls,
 				     &idle_preempted);
@@ -293,14 +293,20 @@ do_test (void)
   TEST_COMPARE (busy_calls, 80);
   if (__rseq_size > 0)
     {
-      /* This libc dropped 91-100 of 100 idle homes and 16-27 of 80 busy
-	 ones (10 runs; 8-71 with a busy loop on each processor, above);
-	 one without C6 5 of 100 idle ones; one whose probe took the word
-	 when it saw it free once (not four rounds) 60-68 of 80 busy ones
-	 (3 runs; 70-80 before calls were left out), just beyond the
-	 bound.  */
+      /* This libc dropped 92-100 of 100 idle homes and 0-3 of 80 busy
+	 ones (15 runs, 3 of them with a busy loop on each processor,
+	 the host's cache-line round trip 51 ns before and 317 ns after
+	 them); one without C6 5 of 100 idle ones; 88fdf36's, whose probe
+	 took the word after four free rounds and whose C4 then dropped
+	 the home, 16-74 of 80 busy ones (8 runs); one whose C4 dropped
+	 it after a probe that found the word owned 8-19 (5 runs: the
+	 bound catches most of them); one whose probe took the word when
+	 it saw it free twice 3-6 (3 runs: a round, with its clock
+	 reads, is about one transfer here, so the busy case cannot tell
+	 that from this libc; the factor of two is set by
+	 bench-lock-contention, README).  */
       TEST_VERIFY (idle_drops * 2 >= idle_calls);
-      TEST_VERIFY (busy_drops * 4 < busy_calls * 3);
+      TEST_VERIFY (busy_drops * 8 < busy_calls);
     }
   else
     {

@@ -269,7 +269,7 @@ tp_core_note_taken (const struct tp_lock_ref *l, bool waited)
 }
 
 /* The sleeping part of tp_core_lock.  CONTENDED: the word was owned
-   when the caller's lock call began.  */
+   when the caller's lock call began, or when C6's probe looked.  */
 static inline int
 tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
 	       const struct __timespec64 *abstime, bool contended)
@@ -387,14 +387,19 @@ tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
     }
 }
 
-/* C6 of the TP mutex: how many rounds of tp_core_probe_home the word
-   must stay free before the prober concludes that the home processor
-   leaves the lock idle between its operations.  A round is one
-   tp_spin_relax and one load, 25 ns on the x86_64 host of README, so
-   four rounds are about 100 ns: two cache-line round trips between its
-   processors when the host places them close (50 ns), a third of one
-   when it does not (310 ns; C6's limit there, README).  */
-#define TP_HOME_IDLE_ROUNDS	4
+/* C6 of the TP mutex: how long the word must stay free, in cache-line
+   transfers, before tp_core_probe_home concludes that the home
+   processor leaves the lock idle between its operations.  The home
+   processor's own relock needs the line back from the prober, so a busy
+   home leaves the word free for about one transfer as the prober sees
+   it; the prober's longest round is the one whose load missed, a
+   transfer plus a round.  With a 50 ns round trip, a home that relocked
+   at once left the word free for 0.85-2.0 times the round that saw it
+   come free (5th and 95th percentiles), one 270 ns idle between its
+   operations (1000 iterations of bench-lock-contention) for about 4
+   times, one 800 ns idle for 10 times or more (README).  Four transfers
+   missed the 270 ns gap and lost the throughput C6 is for there.  */
+#define TP_HOME_IDLE_TRANSFERS	2
 
 /* C6 of the TP mutex: the caller found the lock's home on another
    processor (C2).  Before leaving the lock to that processor, look
@@ -402,15 +407,16 @@ tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
    for at most the spin budget, even with W set (S1 heeds W so as not
    to take a processor from the owner or a woken waiter; the probe runs
    on a processor whose threads leave the lock to the home processor).
-   If the word stays free for TP_HOME_IDLE_ROUNDS rounds, the home
-   processor leaves it idle between its operations, for long enough
-   that this processor can use it: take the word (T1) and drop the home
-   (C4), so that both processors work.  If the word is taken again
-   sooner, or stays owned, the home processor keeps the lock busy, and
-   the caller defers.  Returns 0 or EOWNERDEAD with the word taken, or
-   -1.  */
+   If the word stays free for TP_HOME_IDLE_TRANSFERS times the longest
+   round so far, the home processor leaves it idle between its
+   operations, for long enough that this processor can use it: take the
+   word (T1) and drop the home (C4), so that both processors work.  If
+   the word is taken again sooner, or stays owned, the home processor
+   keeps the lock busy, and the caller defers.  Returns 0 or EOWNERDEAD
+   with the word taken, or -1; sets *SAW_OWNED if it found the word
+   owned at some time (the caller has waited for it, C1).  */
 static inline int
-tp_core_probe_home (const struct tp_lock_ref *l, pid_t tid)
+tp_core_probe_home (const struct tp_lock_ref *l, pid_t tid, bool *saw_owned)
 {
   unsigned int *word = l->word;
   int rounds = tp_spin_budget ();
@@ -420,20 +426,41 @@ tp_core_probe_home (const struct tp_lock_ref *l, pid_t tid)
       || !tp_spin_claim (l->handoff))
     return -1;
   int result = -1;
-  int free_for = 0;
+  bool seen_free = false;
+  int64_t free_since = 0;
+  int64_t longest_round = 0;
+  int64_t round_start = tp_now_ns (CLOCK_MONOTONIC);
   for (; rounds > 0; --rounds)
     {
-      /* Relaxed MO: the CAS of T1 acquires.  */
+      /* Relaxed MO: the CAS of T1 acquires.  The clock is only a
+	 measure: the vDSO's clock on x86_64 reads the time stamp
+	 counter only once the load has its value, so the round that
+	 missed is a transfer long; a clock that does not wait makes the
+	 rounds shorter and the probe quicker to drop the home, never
+	 wrong about who owns the word.  */
       unsigned int v = atomic_load_relaxed (word);
+      int64_t now = tp_now_ns (CLOCK_MONOTONIC);
+      if (now - round_start > longest_round)
+	longest_round = now - round_start;
+      round_start = now;
       if (tp_core_can_take (l, v))
 	{
-	  if (++free_for >= TP_HOME_IDLE_ROUNDS
-	      && (result = tp_core_try_take (l, &v, tid, false)) >= 0)
+	  if (!seen_free)
+	    {
+	      seen_free = true;
+	      free_since = now;
+	    }
+	  else if (now - free_since >= TP_HOME_IDLE_TRANSFERS * longest_round
+		   && (result = tp_core_try_take (l, &v, tid, false)) >= 0)
 	    break;
 	}
-      else if (free_for > 0)
-	/* Taken again at once: the home processor keeps it busy.  */
-	break;
+      else
+	{
+	  *saw_owned = true;
+	  if (seen_free)
+	    /* Taken again soon: the home processor keeps it busy.  */
+	    break;
+	}
       tp_spin_relax ();
     }
   tp_spin_done ();
@@ -509,12 +536,14 @@ tp_core_lock (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
 	      const struct __timespec64 *abstime)
 {
   /* C2: no spinning on a lock whose home is another processor, only
-     the mutex's probe (C6).  C1: a word owned now makes the caller a
-     waiter.  Relaxed MO: both are hints (tp-home.h).  */
+     the mutex's probe (C6).  C1: a word owned now, or when the probe
+     looks, makes the caller a waiter.  Relaxed MO: both are hints
+     (tp-home.h).  */
   bool deferred = l->home != NULL && tp_home_elsewhere (l->home);
   bool contended = (l->home != NULL
 		    && !tp_core_can_take (l, atomic_load_relaxed (l->word)));
-  int r = deferred ? tp_core_probe_home (l, tid) : tp_core_spin (l, tid);
+  int r = (deferred ? tp_core_probe_home (l, tid, &contended)
+	   : tp_core_spin (l, tid));
   if (r >= 0)
     return r;
   return tp_core_sleep (l, tid, clockid, abstime, contended);
