@@ -294,11 +294,12 @@ do_test (void)
   if (__rseq_size > 0)
     {
       /* This libc dropped 92-100 of 100 idle homes and 0-3 of 80 busy
-	 ones (15 runs, 3 of them with a busy loop on each processor,
-	 the host's cache-line round trip 51 ns before and 317 ns after
-	 them); one without C6 5 of 100 idle ones; 88fdf36's, whose probe
-	 took the word after four free rounds and whose C4 then dropped
-	 the home, 16-74 of 80 busy ones (8 runs); one whose C4 dropped
+	 ones (22 runs, 3 of them with a busy loop on each processor,
+	 the host's cache-line round trip between 50 and 317 ns, README);
+	 one without C6 5 of 100 idle ones; 88fdf36's, whose probe took
+	 the word after four free rounds and whose C4 then dropped the
+	 home, 6-74 of 80 busy ones (10 runs, 9 beyond the bound); one
+	 whose C4 dropped
 	 it after a probe that found the word owned 8-19 (5 runs: the
 	 bound catches most of them); one whose probe took the word when
 	 it saw it free twice 3-6 (3 runs: a round, with its clock

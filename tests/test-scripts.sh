@@ -46,6 +46,11 @@
 #                         trip per second and their median with
 #                         min <= median <= max, and refuses a bad number
 #                         of seconds, printing nothing
+#   word-free-stretch     make bench-free-stretch prints, for each of its
+#                         three owners, a number of probes above 0 and
+#                         three rows of percentiles in order, and
+#                         refuses a bad number of seconds, printing
+#                         nothing
 #   rwlock-read-arrival   make bench's bound of a reader's arrival by
 #                         compare-and-swap prints every way and section
 #                         with min <= median <= max and the ratio table
@@ -392,6 +397,22 @@ processor_pingpong() {
     "$tmp/processor-pingpong/out"
 }
 check processor-pingpong processor_pingpong
+
+# tests/stalls/word-free-stretch.c: a 1 s run of each owner.
+word_free_stretch() {
+  machine_probe_run word-free-stretch 1 || return 1
+  awk '
+    /^owner holds / { owners++; if ($8 + 0 <= 0) bad = 1; next }
+    /^  / {
+      rows++
+      n = split ($0, f, / +/)
+      if (!(f[n - 6] <= f[n - 4] && f[n - 4] <= f[n - 2] && f[n - 2] <= f[n]))
+        bad = 1
+    }
+    END { exit !(owners == 3 && rows == 9 && !bad) }' \
+    "$tmp/word-free-stretch/out"
+}
+check word-free-stretch word_free_stretch
 
 # tests/bounds/rwlock-read-arrival.c: one round of 10 ms per way and
 # section, on the host's libc.

@@ -393,12 +393,15 @@ tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
    processor's own relock needs the line back from the prober, so a busy
    home leaves the word free for about one transfer as the prober sees
    it; the prober's longest round is the one whose load missed, a
-   transfer plus a round.  With a 50 ns round trip, a home that relocked
-   at once left the word free for 0.85-2.0 times the round that saw it
-   come free (5th and 95th percentiles), one 270 ns idle between its
-   operations (1000 iterations of bench-lock-contention) for about 4
-   times, one 800 ns idle for 10 times or more (README).  Four transfers
-   missed the 270 ns gap and lost the throughput C6 is for there.  */
+   transfer plus a round.  make bench-free-stretch measures it: with a
+   52 ns round trip, a home that relocked at once left the word free
+   for 0.85-1.75 times the round that saw it come free (5th and 95th
+   percentiles), one 270 ns idle between its operations (about 1000
+   iterations of bench-lock-contention) for 3.8-5.7 times, one 800 ns
+   idle for 11-14 times; with a 300 ns round trip the 270 ns gap reads
+   1.2-2.4 times (too short to be worth sharing there) and the 800 ns
+   one 3.8-5.5 (README).  Four transfers missed the 270 ns gap with the
+   52 ns round trip and lost the throughput C6 is for there.  */
 #define TP_HOME_IDLE_TRANSFERS	2
 
 /* C6 of the TP mutex: the caller found the lock's home on another
@@ -426,8 +429,9 @@ tp_core_probe_home (const struct tp_lock_ref *l, pid_t tid, bool *saw_owned)
       || !tp_spin_claim (l->handoff))
     return -1;
   int result = -1;
-  bool seen_free = false;
-  int64_t free_since = 0;
+  /* Since when the word has been free, or -1: CLOCK_MONOTONIC is never
+     negative.  */
+  int64_t free_since = -1;
   int64_t longest_round = 0;
   int64_t round_start = tp_now_ns (CLOCK_MONOTONIC);
   for (; rounds > 0; --rounds)
@@ -445,11 +449,8 @@ tp_core_probe_home (const struct tp_lock_ref *l, pid_t tid, bool *saw_owned)
       round_start = now;
       if (tp_core_can_take (l, v))
 	{
-	  if (!seen_free)
-	    {
-	      seen_free = true;
-	      free_since = now;
-	    }
+	  if (free_since < 0)
+	    free_since = now;
 	  else if (now - free_since >= TP_HOME_IDLE_TRANSFERS * longest_round
 		   && (result = tp_core_try_take (l, &v, tid, false)) >= 0)
 	    break;
@@ -457,7 +458,7 @@ tp_core_probe_home (const struct tp_lock_ref *l, pid_t tid, bool *saw_owned)
       else
 	{
 	  *saw_owned = true;
-	  if (seen_free)
+	  if (free_since >= 0)
 	    /* Taken again soon: the home processor keeps it busy.  */
 	    break;
 	}

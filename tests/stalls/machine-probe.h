@@ -100,4 +100,16 @@ pin (const char *name, int cpu)
     }
 }
 
+/* Exit 1 with a message of program NAME unless processors 0 and 1 are
+   among ONLINE (probe_start's).  */
+static inline void
+need_processors_0_and_1 (const char *name, const cpu_set_t *online)
+{
+  if (!CPU_ISSET (0, online) || !CPU_ISSET (1, online))
+    {
+      fprintf (stderr, "%s: needs processors 0 and 1\n", name);
+      exit (1);
+    }
+}
+
 #endif /* machine-probe.h */

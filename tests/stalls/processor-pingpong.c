@@ -79,11 +79,7 @@ main (int argc, char **argv)
   cpu_set_t online;
   int seconds = probe_start (argc, argv, "processor-pingpong", MAX_SECONDS,
 			     &online);
-  if (!CPU_ISSET (0, &online) || !CPU_ISSET (1, &online))
-    {
-      fprintf (stderr, "processor-pingpong: needs processors 0 and 1\n");
-      return 1;
-    }
+  need_processors_0_and_1 ("processor-pingpong", &online);
   pin ("processor-pingpong", 0);
   pthread_t thread;
   int err = pthread_create (&thread, NULL, returner, NULL);
