@@ -17,7 +17,11 @@
    - FUTEX_WAIT(word, v) is one atomic compare-and-block: it queues the
      caller iff word == v, else returns EAGAIN.  FUTEX_WAKE 1 wakes one
      queued thread chosen nondeterministically (a superset of the
-     kernel's order); FUTEX_WAKE INT_MAX wakes all.
+     kernel's order); FUTEX_WAKE INT_MAX wakes all.  The registered
+     requester queues with its own FUTEX_WAIT_BITSET mask (blocked[] holds it), the
+     other waiters with another; U2's FUTEX_WAKE_BITSET 1 with the
+     requester's mask wakes a queued requester only, U1's FUTEX_WAKE 1
+     and the kernel's wake at an owner's death match every mask.
    - Time: "past the hand-off threshold" is a nondeterministic choice at
      each pass of the sleep loop; the hand-off deadline sleep of a
      non-requester (handoff_sleep) may end only while no requester is
@@ -70,7 +74,10 @@
    Mutants (each must make a check fail):
      BROKEN_U1_NOWAKE   U1 does not FUTEX_WAKE when W was set
      BROKEN_T3_NOW      waiter sleeps without announcing W (no T3)
-     BROKEN_U2_WAKE1    U2 wakes one waiter instead of all (I5)
+     BROKEN_U2_WAKE1    U2 wakes one waiter of any mask instead of the
+                        requester (I5)
+     BROKEN_REQ_MASK    the requester sleeps with the waiters' mask, so
+                        U2's wake (I5) does not match it
      BROKEN_H2_BLIND    requester withdraws even if granted (breaks I4)
      BROKEN_NO_H3       unlocker ignores the registration (no hand-off)
      BROKEN_WITHDRAW_NO_T3  tp_core_withdraw sleeps on the word as
@@ -110,7 +117,8 @@
 byte word = 0;          /* __lock */
 byte ho = 0;            /* hand-off word: requester TID, 0 if none ...  */
 bool granted = 0;       /* ... and TP_HANDOFF_GRANTED */
-bool blocked[NT + 1];   /* queued in FUTEX_WAIT on the word */
+byte blocked[NT + 1];   /* queued in FUTEX_WAIT on the word: 0 no, else
+                           the bitset mask, WAITER or REQUESTER */
 
 /* Ghosts.  */
 byte owners = 0;        /* threads inside the critical section */
@@ -121,9 +129,21 @@ bool died = 0;          /* DEATH: one granting unlocker died */
 #define TIMED(t) ((TIMED_MASK >> (t)) & 1)
 #define TRYER(t) ((TRY_MASK >> (t)) & 1)
 
-/* FUTEX_WAIT (word, v): atomic compare-and-block; EAGAIN -> goto AGAIN.  */
-#define FUTEX_WAIT_OR(v, AGAIN) \
-  atomic { if :: word == (v) -> blocked[me] = 1 :: else -> goto AGAIN fi }
+/* The mask a thread queues with: the requester's, unless the mutant
+   has it sleep with the waiters'.  */
+#define WAITER 1
+#define REQUESTER 2
+#ifndef BROKEN_REQ_MASK
+#define REQ_MASK(req) ((req) -> REQUESTER : WAITER)
+#else
+#define REQ_MASK(req) WAITER
+#endif
+
+/* FUTEX_WAIT_BITSET (word, v, MASK): atomic compare-and-block; EAGAIN
+   -> goto AGAIN.  */
+#define FUTEX_WAIT_OR(v, req, AGAIN) \
+  atomic { if :: word == (v) -> blocked[me] = REQ_MASK (req) \
+           :: else -> goto AGAIN fi }
 
 /* FUTEX_WAKE (word, 1).  */
 #define FUTEX_WAKE_ONE \
@@ -135,9 +155,16 @@ bool died = 0;          /* DEATH: one granting unlocker died */
     :: else -> skip \
     fi }
 
-/* FUTEX_WAKE (word, INT_MAX).  */
-#define FUTEX_WAKE_ALL \
-  atomic { blocked[1] = 0; blocked[2] = 0; blocked[NT] = 0 }
+/* FUTEX_WAKE_BITSET (word, 1, the requester's mask).  At most one
+   thread is registered (I3), so at most one queues with that mask.  */
+#define FUTEX_WAKE_REQUESTER \
+  atomic { \
+    if \
+    :: blocked[1] == REQUESTER -> blocked[1] = 0 \
+    :: blocked[2] == REQUESTER -> blocked[2] = 0 \
+    :: NT > 2 && blocked[NT] == REQUESTER -> blocked[NT] = 0 \
+    :: else -> skip \
+    fi }
 
 /* tp_handoff_clear (H4): CAS the requester's own entry to 0.  */
 #define H4_CLEAR \
@@ -266,9 +293,11 @@ sleep_loop:
        fi
   :: else -> skip
   fi;
-  /* __futex_abstimed_wait64 (word, v, ...); EAGAIN counts as woken.  */
+  /* tp_futex_wait_bitset (word, v, the requester's mask if registered,
+     else the waiters', ...); EAGAIN counts as woken.  */
   atomic {
-    if :: word == v -> blocked[me] = 1 :: else -> woken = 1; goto sleep_loop fi
+    if :: word == v -> blocked[me] = REQ_MASK (requester)
+    :: else -> woken = 1; goto sleep_loop fi
   };
   if
   :: !blocked[me] -> woken = 1                  /* woken */
@@ -329,7 +358,7 @@ wd_loop:
 #endif
   /* Without T3 (the mutant, the C code before the fix) the sleep on V
      as loaded loses the wake-up with DEATH (see README, "Findings").  */
-  FUTEX_WAIT_OR (v, wd_loop);                   /* untimed futex_wait */
+  FUTEX_WAIT_OR (v, 1, wd_loop);                /* untimed, as requester */
   !blocked[me];
   goto wd_loop;
 
@@ -397,7 +426,7 @@ acquired:
             assert (r != me);                   /* I3 */
             atomic { word = r | WBIT; deciding-- };
 #ifndef BROKEN_U2_WAKE1
-            FUTEX_WAKE_ALL;                     /* I5 */
+            FUTEX_WAKE_REQUESTER;               /* I5 */
 #else
             FUTEX_WAKE_ONE;
 #endif

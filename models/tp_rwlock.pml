@@ -20,7 +20,10 @@
      sends the reader to tprw_lock_user, whose first pass loads the word
      again and retries A1, which the model does as well.
    - FUTEX_WAIT (word, v) is one atomic compare-and-block; FUTEX_WAKE
-     INT_MAX (the only wake of the protocol) wakes all queued threads.
+     INT_MAX (R1's wake) wakes all queued threads.  The registered
+     requester queues with its own FUTEX_WAIT_BITSET mask (blocked[] holds it), the
+     others with another, and R2's FUTEX_WAKE_BITSET 1 with the
+     requester's mask wakes a queued requester only.
    - Time: "past the hand-off threshold" is a nondeterministic choice
      before each sleep (H1 in tp_handoff_wait_plan); the deadline
      wake-up of a non-requester's bounded sleep may happen only while
@@ -95,6 +98,8 @@
    Mutants (each must make a check fail):
      BROKEN_JOIN_W      A1 lets a reader join while W is set
      BROKEN_R1_WAKE1    R1 wakes one waiter instead of all (I2)
+     BROKEN_REQ_MASK    the requester sleeps with the waiters' mask, so
+                        R2's wake does not match it
      BROKEN_NO_H3       the releaser hands off (R2) without the grant
                         RMW H3 on HAND (I4)
      BROKEN_H2_BLIND    the requester withdraws even if granted (I4)
@@ -181,7 +186,8 @@
 
 byte word = 0;
 byte hand = 0;
-bool blocked[5];        /* queued in FUTEX_WAIT on WORD */
+byte blocked[5];        /* queued in FUTEX_WAIT on WORD: 0 no, else the
+                           bitset mask, WAITER or REQUESTER */
 bool bias = 0;          /* BIAS (__writers_futex) */
 bool slot[5];           /* reader i's slot of the visible readers' table
                            holds the lock */
@@ -224,6 +230,27 @@ byte deciding = 0;      /* releasers between their load of HAND (in
 /* FUTEX_WAKE (word, INT_MAX).  */
 #define WAKE_ALL \
   blocked[1] = 0; blocked[2] = 0; blocked[3] = 0; blocked[4] = 0
+
+/* FUTEX_WAKE_BITSET (word, 1, the requester's mask): at most one thread
+   is registered (I3), so at most one queues with that mask.  */
+#define WAKE_REQUESTER \
+  if \
+  :: blocked[1] == REQUESTER -> blocked[1] = 0 \
+  :: blocked[2] == REQUESTER -> blocked[2] = 0 \
+  :: blocked[3] == REQUESTER -> blocked[3] = 0 \
+  :: blocked[4] == REQUESTER -> blocked[4] = 0 \
+  :: else -> skip \
+  fi
+
+/* The mask a thread queues with: the requester's, unless the mutant
+   has it sleep with the waiters'.  */
+#define WAITER 1
+#define REQUESTER 2
+#ifndef BROKEN_REQ_MASK
+#define REQ_MASK(req) ((req) -> REQUESTER : WAITER)
+#else
+#define REQ_MASK(req) WAITER
+#endif
 
 /* tp_handoff_clear (H4): CAS our own entry (whatever its bits) to 0.  */
 #define H4_CLEAR \
@@ -387,10 +414,11 @@ sleep_loop:
        fi
   :: else -> skip
   fi;
-  /* __futex_abstimed_wait64 (word, v); 0 and EAGAIN set bo.woken.  */
+  /* tp_futex_wait_bitset (word, v, the requester's mask if registered,
+     else the waiters'); 0 and EAGAIN set bo.woken.  */
   atomic {
     if
-    :: word == v -> blocked[me] = 1; v = 0
+    :: word == v -> blocked[me] = REQ_MASK (requester); v = 0
     :: else -> woken = 1; goto sleep_loop       /* EAGAIN */
     fi
   };
@@ -445,7 +473,7 @@ wd_loop:
   if
   :: !FREE (v) ->
        /* tp_announce_and_wait: A2 (a failed CAS returns), then an
-          untimed futex_wait on v|W.  */
+          untimed wait on v|W with the requester's mask.  */
        if
        :: (v & WB) == 0 ->
             atomic {
@@ -458,7 +486,7 @@ wd_loop:
        fi;
        atomic {
          if
-         :: word == v -> blocked[me] = 1; v = 0
+         :: word == v -> blocked[me] = REQ_MASK (1); v = 0
          :: else -> goto wd_loop
          fi
        };
@@ -619,7 +647,7 @@ r2:
     fi
   };
 r2_wake:
-  atomic { WAKE_ALL; v = 0; req = 0; newv = 0 };
+  atomic { WAKE_REQUESTER; v = 0; req = 0; newv = 0 };
   goto next_round;
 
 r1:

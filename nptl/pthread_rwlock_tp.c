@@ -107,7 +107,9 @@
      R2  t|W -> r|W or SH|G|1|W, SH|1|W -> r|W or SH|G|1|W
 				 hand-off to the requester r (a writer gets
 				 the word, a reader a read lock of its own,
-				 marked G), then wake all; a reader
+				 marked G), then wake the requester alone
+				 (it sleeps with its own FUTEX_WAIT_BITSET
+				 mask, tp-futex.h); a reader
 				 requester that sees G clears it with an
 				 atomic AND before it clears HAND (H4)
      H1..H5 on HAND             as the TP mutex's H1..H5 (register past
@@ -121,10 +123,13 @@
        W is set no reader joins (A1), so the count of a word with W set
        only decreases, and the reader that takes it from 1 is the last.
    I2  W is set whenever a waiter may sleep on the word: a waiter sleeps
-       only with the expected value v|W (A2 first), and R1/R2 wake all
-       sleepers, so a release that clears W (R1) strands no one: each
-       woken waiter re-announces itself before sleeping again.  Hence
-       A0/A1 need not set W.
+       only with the expected value v|W (A2 first), and R1 wakes all
+       sleepers, so a release that clears W strands no one: each woken
+       waiter re-announces itself before sleeping again.  Hence A0/A1
+       need not set W.  R2 keeps W and wakes only the requester: the
+       others, still announced, are woken by the release that ends the
+       requester's ownership (readers could not join a word with W set
+       anyway, A1).
    I3  A registered requester sleeps only with W set (A2 before H1 in
        every iteration), so the release that ends the current ownership
        takes the slow path and sees the registration: it grants (H3) and
@@ -144,7 +149,9 @@
    I7  Every R2 changes the word (a writer's TID, or G), and a requester
        that has just registered (H1) loads the word again before it
        sleeps, so it never sleeps on the value that grants it the lock:
-       its FUTEX_WAIT either fails with EAGAIN or is woken by R2's wake.
+       its FUTEX_WAIT either fails with EAGAIN or is woken by R2's wake,
+       which matches the mask it sleeps with (TP_WAIT_REQUESTER) and no
+       other waiter's.
        (Found by models/tp_rwlock.pml: without G the last reader's R2
        left SH|1|W unchanged, and a requester that had loaded it slept
        through its grant; and a requester that took the registration in

@@ -138,6 +138,8 @@ check tp_mutex/mut-no-t3 tp_mutex safety error \
   -DNT=3 -DNITER=2 -DHANDOFF=0 -DBROKEN_T3_NOW -DNO_DEFER
 check tp_mutex/mut-u2-wake1 tp_mutex safety error \
   -DNT=3 -DNITER=2 -DBROKEN_U2_WAKE1 -DNO_DEFER
+check tp_mutex/mut-req-mask tp_mutex safety error \
+  -DNT=3 -DNITER=2 -DBROKEN_REQ_MASK -DNO_DEFER
 check tp_mutex/mut-h2-blind tp_mutex safety error \
   -DNT=3 -DNITER=2 -DTIMED_MASK=2 -DBROKEN_H2_BLIND -DNO_DEFER
 check tp_mutex/mut-no-h3 tp_mutex ltl error \
@@ -206,6 +208,8 @@ check tp_rwlock/mut-join-w tp_rwlock safety error \
   -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_JOIN_W
 check tp_rwlock/mut-r1-wake1 tp_rwlock safety error \
   -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_R1_WAKE1
+check tp_rwlock/mut-req-mask tp_rwlock safety error \
+  -DNR=2 -DNW=1 -DNITER=1 -DBROKEN_REQ_MASK
 check tp_rwlock/mut-h2-blind tp_rwlock safety error \
   -DNR=2 -DNW=1 -DNITER=1 -DWTIMED=1 -DBROKEN_H2_BLIND
 check tp_rwlock/mut-grant-nosh tp_rwlock safety error \

@@ -372,8 +372,13 @@ tp_core_sleep (const struct tp_lock_ref *l, pid_t tid, clockid_t clockid,
 	    continue;
 	}
 
+      /* The requester sleeps with its own mask, so that the release
+	 granting it the lock (U2, R2) wakes it alone (I5).  */
       TP_STAT_INC (TP_STAT_USER_SLEEPS);
-      err = __futex_abstimed_wait64 (word, v, until_clock, until, private);
+      err = tp_futex_wait_bitset (word, v,
+				  (hw.requester ? TP_WAIT_REQUESTER
+				   : TP_WAIT_WAITER),
+				  until_clock, until, private);
       waited = waited_for_word = true;
       if (err == 0 || err == EAGAIN)
 	/* A release woke us, or released the word between our look at it
@@ -578,8 +583,9 @@ tp_core_release (const struct tp_lock_ref *l)
 							newv | FUTEX_WAITERS))
 	    ;
 	  TP_STAT_INC (TP_STAT_HANDOFFS);
-	  /* I5: make sure the requester is among the woken.  */
-	  futex_wake (word, INT_MAX, private);
+	  /* I5: wake the requester, which sleeps with its own mask, and
+	     nobody else: the other waiters would find the word owned.  */
+	  tp_futex_wake_bitset (word, 1, TP_WAIT_REQUESTER, private);
 	  return;
 	}
     }

@@ -447,18 +447,21 @@ tp_handoff_grant (unsigned int *handoff, bool pshared)
   return req;
 }
 
-/* A waiter found the futex word *WORD owned, with value V: announce
-   itself (set FUTEX_WAITERS, so that the release enters its slow path
-   and wakes) and sleep, unless the word changed meanwhile.  The caller
-   looks at the word again in any case.  Relaxed MO: the flag publishes
-   nothing; FUTEX_WAIT re-checks the value atomically with queueing.  */
+/* The granted requester, which timed out too late to withdraw, found
+   the futex word *WORD owned, with value V: announce itself (set
+   FUTEX_WAITERS, so that the release enters its slow path and wakes)
+   and sleep as the requester until the grant's transfer (U2, R2) or a
+   release, unless the word changed meanwhile.  The caller looks at the
+   word again in any case.  Relaxed MO: the flag publishes nothing;
+   FUTEX_WAIT_BITSET re-checks the value atomically with queueing.  */
 static inline void
 tp_announce_and_wait (unsigned int *word, unsigned int v, int private)
 {
   if ((v & FUTEX_WAITERS) == 0
       && !atomic_compare_exchange_weak_relaxed (word, &v, v | FUTEX_WAITERS))
     return;
-  futex_wait (word, v | FUTEX_WAITERS, private);
+  tp_futex_wait_bitset (word, v | FUTEX_WAITERS, TP_WAIT_REQUESTER,
+			CLOCK_MONOTONIC, NULL, private);
 }
 
 /* Kernel path

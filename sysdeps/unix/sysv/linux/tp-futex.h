@@ -19,7 +19,10 @@
 #ifndef _TP_FUTEX_H
 #define _TP_FUTEX_H 1
 
+#include <errno.h>
+#include <time.h>
 #include <sysdep.h>
+#include <futex-internal.h>
 #include <lowlevellock-futex.h>
 #include <struct___timespec64.h>
 
@@ -122,6 +125,90 @@ tp_futex_syscall (unsigned int *word, int op,
 # endif
   return INTERNAL_SYSCALL_ERROR_P (r) ? -INTERNAL_SYSCALL_ERRNO (r) : r;
 #endif
+}
+
+/* The FUTEX_WAIT_BITSET masks of the user-space protocol's sleepers on
+   a TP lock word.  The registered hand-off requester sleeps with a mask
+   of its own, so that the release that grants it the lock (U2 of the
+   mutex, R2 of the rwlock) wakes it and nobody else; every other waiter
+   sleeps with TP_WAIT_WAITER.  A wake for any waiter (U1, R1, the
+   kernel's at an owner's death) matches both: FUTEX_WAKE is
+   FUTEX_WAKE_BITSET with FUTEX_BITSET_MATCH_ANY.  */
+#define TP_WAIT_WAITER		1u
+#define TP_WAIT_REQUESTER	2u
+
+/* FUTEX_WAIT_BITSET on WORD with the mask BITSET: sleep while WORD holds
+   VAL, until a matching wake or ABSTIME on CLOCKID (NULL: no timeout).
+   PRIVATE is FUTEX_PRIVATE or FUTEX_SHARED, as for futex_wait.  Returns
+   0 (woken, possibly spuriously), EAGAIN (WORD did not hold VAL),
+   EINTR, ETIMEDOUT, EINVAL for a clock that futexes cannot measure or
+   an invalid ABSTIME, or EOVERFLOW for an ABSTIME that a kernel without
+   64-bit time cannot take.  Not a cancellation point.  */
+static inline int
+tp_futex_wait_bitset (unsigned int *word, unsigned int val,
+		      unsigned int bitset, clockid_t clockid,
+		      const struct __timespec64 *abstime, int private)
+{
+  if (clockid != CLOCK_REALTIME && clockid != CLOCK_MONOTONIC)
+    return EINVAL;
+  int op = __lll_private_flag (FUTEX_WAIT_BITSET
+			       | (clockid == CLOCK_REALTIME
+				  ? FUTEX_CLOCK_REALTIME : 0), private);
+#if __TIMESIZE != 64 && defined __NR_futex_time64
+  long int r = INTERNAL_SYSCALL_CALL (futex_time64, word, op, val, abstime,
+				      NULL, bitset);
+# ifndef __ASSUME_TIME64_SYSCALLS
+  if (INTERNAL_SYSCALL_ERROR_P (r) && INTERNAL_SYSCALL_ERRNO (r) == ENOSYS)
+    {
+      /* A kernel older than 5.1: its futex takes 32-bit times.  */
+      struct timespec ts32;
+      if (abstime != NULL)
+	{
+	  if (! in_time_t_range (abstime->tv_sec))
+	    return EOVERFLOW;
+	  ts32 = valid_timespec64_to_timespec (*abstime);
+	}
+      r = INTERNAL_SYSCALL_CALL (futex, word, op, val,
+				 abstime != NULL ? &ts32 : NULL, NULL, bitset);
+    }
+# endif
+#else
+  long int r = INTERNAL_SYSCALL_CALL (futex, word, op, val, abstime, NULL,
+				      bitset);
+#endif
+  if (!INTERNAL_SYSCALL_ERROR_P (r))
+    return 0;
+  switch (INTERNAL_SYSCALL_ERRNO (r))
+    {
+    case EAGAIN:
+    case EINTR:
+    case ETIMEDOUT:
+    case EINVAL:
+      return INTERNAL_SYSCALL_ERRNO (r);
+    default:
+      /* EFAULT, ENOSYS: the word or the kernel is not what glibc
+	 relies on, as futex_wait says.  */
+      futex_fatal_error ();
+    }
+}
+
+/* FUTEX_WAKE_BITSET: wake up to NR threads sleeping on WORD with a mask
+   that shares a bit with BITSET.  */
+static inline void
+tp_futex_wake_bitset (unsigned int *word, int nr, unsigned int bitset,
+		      int private)
+{
+  long int r = INTERNAL_SYSCALL_CALL (futex, word,
+				      __lll_private_flag (FUTEX_WAKE_BITSET,
+							  private),
+				      nr, NULL, NULL, bitset);
+  /* EFAULT and EINVAL may come from a lock whose memory was freed or
+     reused once the new owner could see its release: the wake has
+     nobody left to wake (futex_wake ignores them for the same reason).  */
+  if (INTERNAL_SYSCALL_ERROR_P (r)
+      && INTERNAL_SYSCALL_ERRNO (r) != EFAULT
+      && INTERNAL_SYSCALL_ERRNO (r) != EINVAL)
+    futex_fatal_error ();
 }
 
 /* Return true if the running kernel implements the TP operations.
