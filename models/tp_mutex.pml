@@ -19,9 +19,11 @@
      queued thread chosen nondeterministically (a superset of the
      kernel's order); FUTEX_WAKE INT_MAX wakes all.  The registered
      requester queues with its own FUTEX_WAIT_BITSET mask (blocked[] holds it), the
-     other waiters with another; U2's FUTEX_WAKE_BITSET 1 with the
-     requester's mask wakes a queued requester only, U1's FUTEX_WAKE 1
-     and the kernel's wake at an owner's death match every mask.
+     other waiters with another; U2's FUTEX_WAKE_BITSET INT_MAX with
+     the requester's mask wakes the threads queued with it (the
+     requester; with DEATH also one whose registration H5 dropped),
+     U1's FUTEX_WAKE 1 and the kernel's wake at an owner's death match
+     every mask.
    - Time: "past the hand-off threshold" is a nondeterministic choice at
      each pass of the sleep loop; the hand-off deadline sleep of a
      non-requester (handoff_sleep) may end only while no requester is
@@ -155,16 +157,12 @@ bool died = 0;          /* DEATH: one granting unlocker died */
     :: else -> skip \
     fi }
 
-/* FUTEX_WAKE_BITSET (word, 1, the requester's mask).  At most one
-   thread is registered (I3), so at most one queues with that mask.  */
+/* FUTEX_WAKE_BITSET (word, INT_MAX, the requester's mask).  */
+#define WAKE_IF_REQUESTER(t) \
+  if :: blocked[t] == REQUESTER -> blocked[t] = 0 :: else -> skip fi
 #define FUTEX_WAKE_REQUESTER \
-  atomic { \
-    if \
-    :: blocked[1] == REQUESTER -> blocked[1] = 0 \
-    :: blocked[2] == REQUESTER -> blocked[2] = 0 \
-    :: NT > 2 && blocked[NT] == REQUESTER -> blocked[NT] = 0 \
-    :: else -> skip \
-    fi }
+  atomic { WAKE_IF_REQUESTER (1); WAKE_IF_REQUESTER (2); \
+           WAKE_IF_REQUESTER (NT) }
 
 /* tp_handoff_clear (H4): CAS the requester's own entry to 0.  */
 #define H4_CLEAR \

@@ -22,8 +22,9 @@
    - FUTEX_WAIT (word, v) is one atomic compare-and-block; FUTEX_WAKE
      INT_MAX (R1's wake) wakes all queued threads.  The registered
      requester queues with its own FUTEX_WAIT_BITSET mask (blocked[] holds it), the
-     others with another, and R2's FUTEX_WAKE_BITSET 1 with the
-     requester's mask wakes a queued requester only.
+     others with another, and R2's FUTEX_WAKE_BITSET INT_MAX with the
+     requester's mask wakes the threads queued with it (the requester:
+     no requester dies here, so no registration is dropped).
    - Time: "past the hand-off threshold" is a nondeterministic choice
      before each sleep (H1 in tp_handoff_wait_plan); the deadline
      wake-up of a non-requester's bounded sleep may happen only while
@@ -231,16 +232,12 @@ byte deciding = 0;      /* releasers between their load of HAND (in
 #define WAKE_ALL \
   blocked[1] = 0; blocked[2] = 0; blocked[3] = 0; blocked[4] = 0
 
-/* FUTEX_WAKE_BITSET (word, 1, the requester's mask): at most one thread
-   is registered (I3), so at most one queues with that mask.  */
+/* FUTEX_WAKE_BITSET (word, INT_MAX, the requester's mask).  */
+#define WAKE_IF_REQUESTER(t) \
+  if :: blocked[t] == REQUESTER -> blocked[t] = 0 :: else -> skip fi
 #define WAKE_REQUESTER \
-  if \
-  :: blocked[1] == REQUESTER -> blocked[1] = 0 \
-  :: blocked[2] == REQUESTER -> blocked[2] = 0 \
-  :: blocked[3] == REQUESTER -> blocked[3] = 0 \
-  :: blocked[4] == REQUESTER -> blocked[4] = 0 \
-  :: else -> skip \
-  fi
+  WAKE_IF_REQUESTER (1); WAKE_IF_REQUESTER (2); WAKE_IF_REQUESTER (3); \
+  WAKE_IF_REQUESTER (4)
 
 /* The mask a thread queues with: the requester's, unless the mutant
    has it sleep with the waiters'.  */

@@ -99,8 +99,8 @@
      U0  t -> 0               unlock fast path CAS
      U1  t|W -> 0             unlock slow path exchange, then FUTEX_WAKE 1
      U2  t|W -> r|W           hand-off: ownership goes to the requester r,
-                              then FUTEX_WAKE_BITSET 1 with the
-                              requester's mask (I5)
+                              then FUTEX_WAKE_BITSET of the requester's
+                              mask (I5)
      K   T|[W] -> OD|[W]      the kernel's robust-list handling on T's
                               death; if W was set it issues one FUTEX_WAKE
    Hand-off word transitions
@@ -129,19 +129,24 @@
        succeeds no unlocker performs U2 for that registration.  So a
        requester that times out either withdraws cleanly or waits for the
        grant it can no longer refuse and returns success.
-   I5  U2 wakes the requester and nobody else.  FUTEX_WAKE 1 would wake
-       whichever waiter the kernel queued first, so the requester sleeps
-       with a FUTEX_WAIT_BITSET mask of its own (TP_WAIT_REQUESTER, in
-       tp_core_sleep and tp_core_withdraw) and every other waiter with
-       TP_WAIT_WAITER; U2 wakes one thread of the requester's mask.  At
-       most one thread is registered (I3), so that is the requester if it
-       sleeps; if it does not, it is about to look at the word, which U2
-       has changed to its TID (a FUTEX_WAIT on the old value fails).  The
-       others stay asleep and announced (U2 keeps W): each would only
-       find the word owned and sleep again, one context switch each, and
-       with 16 threads on 2 processors that herd cost every hand-off
-       15 wake-ups.  U1 and the kernel's wake at an owner's death match
-       every mask.
+   I5  U2 wakes the requester and none of the waiters.  FUTEX_WAKE 1
+       would wake whichever waiter the kernel queued first, so the
+       requester sleeps with a FUTEX_WAIT_BITSET mask of its own
+       (TP_WAIT_REQUESTER, in tp_core_sleep and tp_core_withdraw) and
+       every other waiter with TP_WAIT_WAITER; U2 wakes the threads of
+       the requester's mask.  At most one thread is registered (I3), so
+       that is the requester if it sleeps; if it does not, it is about
+       to look at the word, which U2 has changed to its TID (a FUTEX_WAIT
+       on the old value fails).  All of that mask, not one: a requester
+       whose GRANTED registration H5 dropped (I8: its granter died
+       before U2) still sleeps with it until it gets the lock, and a
+       wake of one could go to it, which finds the word owned by the new
+       requester and sleeps again, while the new requester, which owns
+       the mutex now, sleeps on.  The others stay asleep and announced
+       (U2 keeps W): each would only find the word owned and sleep
+       again, one context switch each, and with 16 threads on 2
+       processors that herd cost every hand-off 15 wake-ups.  U1 and
+       the kernel's wake at an owner's death match every mask.
    I6  Owner death (K) with waiters wakes one waiter; it finds TID 0 with
        OD set, takes the word (T2, EOWNERDEAD) and eventually releases it
        with U1 or U2, which wakes the next one; a sleeping requester is

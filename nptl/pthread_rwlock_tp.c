@@ -107,9 +107,10 @@
      R2  t|W -> r|W or SH|G|1|W, SH|1|W -> r|W or SH|G|1|W
 				 hand-off to the requester r (a writer gets
 				 the word, a reader a read lock of its own,
-				 marked G), then wake the requester alone
-				 (it sleeps with its own FUTEX_WAIT_BITSET
-				 mask, tp-futex.h); a reader
+				 marked G), then wake the requester
+				 without the other waiters (it sleeps with
+				 its own FUTEX_WAIT_BITSET mask, I5 of the
+				 TP mutex); a reader
 				 requester that sees G clears it with an
 				 atomic AND before it clears HAND (H4)
      H1..H5 on HAND             as the TP mutex's H1..H5 (register past

@@ -584,8 +584,10 @@ tp_core_release (const struct tp_lock_ref *l)
 	    ;
 	  TP_STAT_INC (TP_STAT_HANDOFFS);
 	  /* I5: wake the requester, which sleeps with its own mask, and
-	     nobody else: the other waiters would find the word owned.  */
-	  tp_futex_wake_bitset (word, 1, TP_WAIT_REQUESTER, private);
+	     none of the waiters, which would find the word owned.  All
+	     of that mask: a requester whose registration H5 dropped may
+	     sleep with it too, and must not take this wake-up.  */
+	  tp_futex_wake_bitset (word, INT_MAX, TP_WAIT_REQUESTER, private);
 	  return;
 	}
     }

@@ -130,8 +130,8 @@ tp_futex_syscall (unsigned int *word, int op,
 /* The FUTEX_WAIT_BITSET masks of the user-space protocol's sleepers on
    a TP lock word.  The registered hand-off requester sleeps with a mask
    of its own, so that the release that grants it the lock (U2 of the
-   mutex, R2 of the rwlock) wakes it and nobody else; every other waiter
-   sleeps with TP_WAIT_WAITER.  A wake for any waiter (U1, R1, the
+   mutex, R2 of the rwlock) wakes it and none of the waiters; every
+   other waiter sleeps with TP_WAIT_WAITER.  A wake for any waiter (U1, R1, the
    kernel's at an owner's death) matches both: FUTEX_WAKE is
    FUTEX_WAKE_BITSET with FUTEX_BITSET_MATCH_ANY.  */
 #define TP_WAIT_WAITER		1u
