@@ -18,8 +18,8 @@
      caller iff word == v, else returns EAGAIN.  FUTEX_WAKE 1 wakes one
      queued thread chosen nondeterministically (a superset of the
      kernel's order); FUTEX_WAKE INT_MAX wakes all.  The registered
-     requester queues with its own FUTEX_WAIT_BITSET mask (blocked[] holds it), the
-     other waiters with another; U2's FUTEX_WAKE_BITSET INT_MAX with
+     requester queues with its own FUTEX_WAIT_BITSET mask (blocked[]
+     holds it), the other waiters with another; U2's FUTEX_WAKE_BITSET INT_MAX with
      the requester's mask wakes the threads queued with it (the
      requester; with DEATH also one whose registration H5 dropped),
      U1's FUTEX_WAKE 1 and the kernel's wake at an owner's death match

@@ -21,8 +21,8 @@
      again and retries A1, which the model does as well.
    - FUTEX_WAIT (word, v) is one atomic compare-and-block; FUTEX_WAKE
      INT_MAX (R1's wake) wakes all queued threads.  The registered
-     requester queues with its own FUTEX_WAIT_BITSET mask (blocked[] holds it), the
-     others with another, and R2's FUTEX_WAKE_BITSET INT_MAX with the
+     requester queues with its own FUTEX_WAIT_BITSET mask (blocked[]
+     holds it), the others with another, and R2's FUTEX_WAKE_BITSET INT_MAX with the
      requester's mask wakes the threads queued with it (the requester:
      no requester dies here, so no registration is dropped).
    - Time: "past the hand-off threshold" is a nondeterministic choice
