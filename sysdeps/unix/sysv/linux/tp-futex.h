@@ -106,10 +106,26 @@ enum
 #undef FUTEX_SHARED
 #pragma pop_macro ("FUTEX_SHARED")
 
+/* The futex system call with a 64-bit ABSTIME: futex_time64 where
+   time_t has 32 bits and the kernel headers name it, futex elsewhere.
+   Returns the raw result (INTERNAL_SYSCALL_ERROR_P tells an error).  */
+static __always_inline long int
+tp_futex_call64 (unsigned int *word, int op, unsigned int val,
+		 const struct __timespec64 *abstime, unsigned int val3)
+{
+#if __TIMESIZE != 64 && defined __NR_futex_time64
+  return INTERNAL_SYSCALL_CALL (futex_time64, word, op, val, abstime, NULL,
+				val3);
+#else
+  return INTERNAL_SYSCALL_CALL (futex, word, op, val, abstime, NULL, val3);
+#endif
+}
+
 /* Issue OP (one of the TP_FUTEX_* values, already combined with the
    private and clock flags) on WORD.  ABSTIME is the absolute timeout or
    NULL.  Returns the non-negative result of the kernel or a negated
-   errno value.  */
+   errno value.  A kernel without futex_time64 (before 5.1) has no TP
+   operations either: its ENOSYS means just that.  */
 static __always_inline long int
 tp_futex_syscall (unsigned int *word, int op,
 		  const struct __timespec64 *abstime)
@@ -117,12 +133,7 @@ tp_futex_syscall (unsigned int *word, int op,
 #if !TP_FUTEX_HAVE_OPS
   return -ENOSYS;
 #else
-# if __TIMESIZE != 64 && defined __NR_futex_time64
-  long int r = INTERNAL_SYSCALL_CALL (futex_time64, word, op, 0, abstime,
-				      NULL, 0);
-# else
-  long int r = INTERNAL_SYSCALL_CALL (futex, word, op, 0, abstime, NULL, 0);
-# endif
+  long int r = tp_futex_call64 (word, op, 0, abstime, 0);
   return INTERNAL_SYSCALL_ERROR_P (r) ? -INTERNAL_SYSCALL_ERRNO (r) : r;
 #endif
 }
@@ -154,10 +165,9 @@ tp_futex_wait_bitset (unsigned int *word, unsigned int val,
   int op = __lll_private_flag (FUTEX_WAIT_BITSET
 			       | (clockid == CLOCK_REALTIME
 				  ? FUTEX_CLOCK_REALTIME : 0), private);
-#if __TIMESIZE != 64 && defined __NR_futex_time64
-  long int r = INTERNAL_SYSCALL_CALL (futex_time64, word, op, val, abstime,
-				      NULL, bitset);
-# ifndef __ASSUME_TIME64_SYSCALLS
+  long int r = tp_futex_call64 (word, op, val, abstime, bitset);
+#if (__TIMESIZE != 64 && defined __NR_futex_time64 \
+     && !defined __ASSUME_TIME64_SYSCALLS)
   if (INTERNAL_SYSCALL_ERROR_P (r) && INTERNAL_SYSCALL_ERRNO (r) == ENOSYS)
     {
       /* A kernel older than 5.1: its futex takes 32-bit times.  */
@@ -171,10 +181,6 @@ tp_futex_wait_bitset (unsigned int *word, unsigned int val,
       r = INTERNAL_SYSCALL_CALL (futex, word, op, val,
 				 abstime != NULL ? &ts32 : NULL, NULL, bitset);
     }
-# endif
-#else
-  long int r = INTERNAL_SYSCALL_CALL (futex, word, op, val, abstime, NULL,
-				      bitset);
 #endif
   if (!INTERNAL_SYSCALL_ERROR_P (r))
     return 0;
