@@ -39,6 +39,10 @@
 /* The hand-off threshold set by the test's environment, ms.  */
 #define THRESHOLD_MS 1000
 
+/* How long a reader that arrived for good must have stayed counted
+   when the test looks: far longer than a spin of its back-off (P6).  */
+#define STAY_MS 50
+
 static pthread_rwlock_t lock;
 
 static int64_t
@@ -89,8 +93,29 @@ test_back_off (void)
   printf ("info: counted in %d of %d looks\n", counted, looks);
   TEST_VERIFY (looks >= 100);
   TEST_VERIFY (counted * 10 < looks);
-  PF_WAIT_UNTIL (pf_rin_count (&lock) == 1);
-  int64_t arrived = now_ms () - start;
+  /* For good: counted, and still counted STAY_MS later.  A reader that
+     arrives to spin before it backs off again is counted for its spin
+     too, and under emulation (qemu-user, the ppc64le-tp suite) that
+     spin was once seen at 749 ms, before the last back-off, and the
+     reader was gone 100 ms later.  */
+  int64_t arrived;
+  for (;;)
+    {
+      PF_WAIT_UNTIL (pf_rin_count (&lock) == 1);
+      arrived = now_ms () - start;
+      bool stayed = true;
+      for (int i = 0; stayed && i < STAY_MS / 2; i++)
+	{
+	  pf_sleep_ms (2);
+	  stayed = pf_rin_count (&lock) == 1;
+	}
+      if (stayed)
+	break;
+      printf ("info: counted at %lld ms, then not\n",
+	      (long long int) arrived);
+      if (now_ms () - start > 10 * THRESHOLD_MS)
+	FAIL_EXIT1 ("the reader never stayed counted");
+    }
   printf ("info: arrived for good after %lld ms\n", (long long int) arrived);
   /* Scheduling may delay the last arrival a little past the
      threshold.  */

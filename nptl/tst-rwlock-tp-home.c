@@ -110,9 +110,10 @@ static int64_t section_ns;
 /* C5 needs the two racing threads to run at the same time, and the
    host does not always let them: where it ran them in turn (as a
    SCHED_FIFO thread moving between processors 0 and 1 every 2 ms
-   does, or a hypervisor that runs both virtual processors on one
-   physical one), their locks never raced and no claim came in 10 s,
-   which is right.  That would explain the make checks in which no
+   does, tests/stalls/processors-in-turn.c, make home-in-turn; or a
+   hypervisor that runs both virtual processors on one physical one),
+   their locks never raced and no claim came in 10 s, which is
+   right.  That would explain the make checks in which no
    claim came in 10 s (3 of about 10; the test then passed alone each
    time; README, "tst-rwlock-tp-home's waits").  So the waits for
    a claim count the time the two ran together: the thread on

@@ -51,6 +51,11 @@
 #                         three rows of percentiles in order, and
 #                         refuses a bad number of seconds, printing
 #                         nothing
+#   processors-in-turn    the reproducer of tst-rwlock-tp-home's waits
+#                         runs on processors 0 and 1 by turns, about
+#                         250 slices of 2 ms and half the run on each
+#                         in 1 s, and refuses a bad number of seconds,
+#                         printing nothing
 #   rwlock-read-arrival   make bench's bound of a reader's arrival by
 #                         compare-and-swap prints every way and section
 #                         with min <= median <= max and the ratio table
@@ -413,6 +418,20 @@ word_free_stretch() {
     "$tmp/word-free-stretch/out"
 }
 check word-free-stretch word_free_stretch
+
+# tests/stalls/processors-in-turn.c: a 1 s run (SCHED_FIFO: the suite
+# runs as root, as the README's commands do).
+processors_in_turn() {
+  machine_probe_run processors-in-turn 1 || return 1
+  awk '
+    /^processor [01]: / {
+      n++
+      if ($3 < 150 || $3 > 350 || $5 < 35 || $5 > 65) bad = 1
+    }
+    END { exit !(n == 2 && !bad) }' \
+    "$tmp/processors-in-turn/out"
+}
+check processors-in-turn processors_in_turn
 
 # tests/bounds/rwlock-read-arrival.c: one round of 10 ms per way and
 # section, on the host's libc.
