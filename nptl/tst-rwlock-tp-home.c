@@ -113,9 +113,9 @@ static int64_t section_ns;
    does, tests/stalls/processors-in-turn.c, make home-in-turn; or a
    hypervisor that runs both virtual processors on one physical one),
    their locks never raced and no claim came in 10 s, which is
-   right.  That would explain the make checks in which no
-   claim came in 10 s (3 of about 10; the test then passed alone each
-   time; README, "tst-rwlock-tp-home's waits").  So the waits for
+   right.  That would explain the three make checks in which no
+   claim came in 10 s while the test passed alone each time after
+   (README, "tst-rwlock-tp-home's waits").  So the waits for
    a claim count the time the two ran together: the thread on
    processor 0 counts its rounds in a cache line of its own, and the
    one on processor 1 looks at that count every TOGETHER_ROUNDS rounds
@@ -125,7 +125,10 @@ static int64_t section_ns;
    for then the thread itself was preempted and its partner may have
    run in its place (with that SCHED_FIFO thread, 5 s of 10 were
    counted without this bound).  Each wait still ends, with a failure,
-   TOGETHER_CAP times its length after it began.  */
+   TOGETHER_CAP times its length after it began.  Relaxed MO
+   throughout: the counts only measure, no data is published through
+   them, and the main thread reads TOGETHER_NS as a progress hint
+   (polling) and for its report after joining the thread.  */
 #define TOGETHER_ROUNDS 64
 #define TOGETHER_MAX_NS 1000000
 #define TOGETHER_CAP 3
@@ -137,10 +140,12 @@ static struct
 } __attribute__ ((aligned (64))) partner;
 static int64_t together_ns;
 
-/* The thread on processor 1's view of its partner's rounds.  */
+/* The thread on processor 1's view of its partner's rounds, and the
+   time they ran together, which it alone writes to TOGETHER_NS.  */
 struct together_meter
 {
   int64_t last;
+  int64_t together;
   unsigned long int partner_rounds;
   unsigned int rounds;
 };
@@ -148,8 +153,8 @@ struct together_meter
 static void
 together_start (struct together_meter *m)
 {
-  __atomic_store_n (&together_ns, 0, __ATOMIC_RELAXED);
   m->last = now_ns ();
+  m->together = 0;
   m->partner_rounds = __atomic_load_n (&partner.rounds, __ATOMIC_RELAXED);
   m->rounds = 0;
 }
@@ -159,19 +164,18 @@ together_start (struct together_meter *m)
 static int64_t
 together_note (struct together_meter *m)
 {
-  int64_t together = __atomic_load_n (&together_ns, __ATOMIC_RELAXED);
   if (section_ns == 0 && ++m->rounds % TOGETHER_ROUNDS != 0)
-    return together;
+    return m->together;
   int64_t t = now_ns ();
   unsigned long int r = __atomic_load_n (&partner.rounds, __ATOMIC_RELAXED);
   if (r != m->partner_rounds && t - m->last < TOGETHER_MAX_NS)
     {
-      together += t - m->last;
-      __atomic_store_n (&together_ns, together, __ATOMIC_RELAXED);
+      m->together += t - m->last;
+      __atomic_store_n (&together_ns, m->together, __ATOMIC_RELAXED);
     }
   m->last = t;
   m->partner_rounds = r;
-  return together;
+  return m->together;
 }
 
 /* The thread on processor 0 has done a round.  */
