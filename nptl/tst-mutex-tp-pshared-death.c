@@ -185,7 +185,14 @@ do_test (void)
 	  kernel ? "kernel" : "user-space", tst_ho_threshold_us ());
   m = xmmap (NULL, sizeof (*m), PROT_READ | PROT_WRITE,
 	     MAP_SHARED | MAP_ANONYMOUS, -1);
-  for (int robust = 0; robust < 2; robust++)
+  /* On the 32-bit layouts the user-space path has no hand-off for
+     robust mutexes (the manual's TP mutex limitations): their hand-off
+     word would be the robust list's link.  */
+  int robust_cases = kernel || __PTHREAD_MUTEX_HAVE_PREV ? 2 : 1;
+  if (robust_cases == 1)
+    puts ("info: robust: no hand-off for robust mutexes on this layout, "
+	  "not checked");
+  for (int robust = 0; robust < robust_cases; robust++)
     {
       check_requester_death (robust, true);
       check_requester_death (robust, false);

@@ -29,9 +29,8 @@
 
 #include <stdlib.h>
 #include <time.h>
-#include <support/timespec.h>
-#include <support/xtime.h>
 #include "tst-mutex-tp-common.h"
+#include "tst-tp-clock.h"
 
 enum { HOG_SECONDS = 4, VICTIM_ROUNDS = 20 };
 #define MARGIN_NS 1000000000LL	/* 1 s, far below HOG_SECONDS.  */
@@ -43,23 +42,19 @@ static volatile int hog_running;
 static void
 busy_ns (long long ns)
 {
-  struct timespec start = xclock_now (CLOCK_MONOTONIC);
-  while (support_timespec_ns (timespec_sub (xclock_now (CLOCK_MONOTONIC),
-					    start)) < ns)
+  int64_t start = now_ns ();
+  while (now_ns () - start < ns)
     ;
 }
 
 static void *
 hog (void *arg)
 {
-  struct timespec start = xclock_now (CLOCK_MONOTONIC);
+  int64_t start = now_ns ();
   unsigned long int rounds = 0;
   xpthread_mutex_lock (&m);
   hog_running = 1;
-  while (!stop
-	 && support_timespec_ns (timespec_sub (xclock_now (CLOCK_MONOTONIC),
-					       start))
-	    < HOG_SECONDS * 1000000000LL)
+  while (!stop && now_ns () - start < HOG_SECONDS * INT64_C (1000000000))
     {
       busy_ns (100000);
       xpthread_mutex_unlock (&m);
@@ -131,11 +126,9 @@ do_test (void)
   long long worst = 0;
   for (int i = 0; i < VICTIM_ROUNDS; i++)
     {
-      struct timespec start = xclock_now (CLOCK_MONOTONIC);
+      int64_t start = now_ns ();
       xpthread_mutex_lock (&m);
-      long long waited
-	= support_timespec_ns (timespec_sub (xclock_now (CLOCK_MONOTONIC),
-					     start));
+      long long waited = now_ns () - start;
       xpthread_mutex_unlock (&m);
       if (waited > worst)
 	worst = waited;

@@ -45,9 +45,8 @@
 
 #include <stdlib.h>
 #include <support/check.h>
-#include <support/timespec.h>
-#include <support/xtime.h>
 #include "tst-mutex-tp-common.h"
+#include "tst-tp-clock.h"
 #include "tst-tp-handoff.h"
 
 enum { ROUNDS = 9, HOG_LIMIT_S = 30 };
@@ -55,12 +54,6 @@ enum { ROUNDS = 9, HOG_LIMIT_S = 30 };
 #define WAIT_MARGIN_MS 100
 
 static pthread_mutex_t m = PTHREAD_THROUGHPUT_MUTEX_INITIALIZER_NP;
-
-static long long int
-now_ns (void)
-{
-  return support_timespec_ns (xclock_now (CLOCK_MONOTONIC));
-}
 
 static int
 compare_ll (const void *a, const void *b)

@@ -27,8 +27,7 @@
 #include <time.h>
 #include <sys/file.h>
 #include <support/check.h>
-#include <support/timespec.h>
-#include <support/xtime.h>
+#include "tst-tp-clock.h"
 
 /* Run the calling thread on processor CPU only.  */
 static inline void
@@ -69,12 +68,6 @@ pinned_tests_one_at_a_time (void)
      the processors with either.  */
   if (flock (fd, LOCK_EX) != 0)
     printf ("info: flock: %m\n");
-}
-
-static inline int64_t
-now_ns (void)
-{
-  return support_timespec_ns (xclock_now (CLOCK_MONOTONIC));
 }
 
 #endif /* tst-tp-pin.h */
