@@ -1,6 +1,7 @@
 # cross/cross.mk -- powerpc64: cross build of the fork and its tests under
-# qemu-user.  Included by Makefile.in; uses its variables (srcdir, SRC,
-# BUILD, RESULTS, LOGS, JOBS, check-subset, run-suite).
+# qemu-user; i686: the 32-bit x86 build and its tests, run natively.
+# Included by Makefile.in; uses its variables (srcdir, SRC, BUILD,
+# RESULTS, LOGS, JOBS, KERNEL_HEADERS, check-subset, run-suite).
 #
 #   cross-build-ppc64le   cross-configure build/src for powerpc64le-linux-gnu
 #                         in build/glibc-ppc64le and build what the two
@@ -16,6 +17,14 @@
 #   check-ppc64le-tp      the fork's TP mutex and rwlock tests under
 #                         qemu-ppc64le
 #   check-ppc64le-nptl    glibc's whole nptl subset under qemu-ppc64le
+#   cross-build-i686      cross-configure build/src for i686-linux-gnu in
+#                         build/glibc-i686, against the TPF kernel headers,
+#                         and build what check-i686-tp needs (as for
+#                         powerpc64le)
+#   check-i686-tp         the fork's TP mutex and rwlock tests on that
+#                         build, run natively: the 32-bit layouts of
+#                         pthread_mutex_t and pthread_rwlock_t, and 64-bit
+#                         time through futex_time64
 #   cross-check           all of the above
 #
 # `make check' runs all but check-ppc64le-nptl (CHECK_SUITES in
@@ -61,8 +70,20 @@ CROSS_TP_TESTS := $(filter-out $(CROSS_TP_QEMU_UNRUNNABLE), \
     $(srcdir)/nptl/tst-mutex-tp-*.c $(srcdir)/nptl/tst-rwlock-pf-*.c \
     $(srcdir)/nptl/tst-rwlock-tp-*.c))))
 
+# i686 (Debian's i686-linux-gnu cross compiler): the x86_64 kernel runs
+# its programs as they are (scripts/qemu-test-wrapper.sh passes them
+# through), so every one of the fork's lock tests runs, and the
+# user-space path is what they exercise on a stock kernel.  The kernel
+# headers are the TPF series' (its x86 UAPI has the 32-bit system call
+# numbers too), so the kernel path is compiled as well.
+CROSS_I686 := i686-linux-gnu
+OBJ_I686 := $(BUILD)/glibc-i686
+CROSS_I686_TESTS := $(notdir $(basename $(wildcard \
+  $(srcdir)/nptl/tst-mutex-tp-*.c $(srcdir)/nptl/tst-rwlock-pf-*.c \
+  $(srcdir)/nptl/tst-rwlock-tp-*.c)))
+
 .PHONY: cross-assemble cross-build-ppc64le cross-build-ppc64le-all \
-	cross-compile-ppc64 \
+	cross-compile-ppc64 cross-build-i686 check-i686-tp \
 	check-ppc-barriers check-ppc64le-tp check-ppc64le-nptl cross-check
 
 # The cross builds need only the assembled tree, not the native build.
@@ -98,4 +119,13 @@ check-ppc64le-nptl: cross-build-ppc64le-all
 	@TIMEOUTFACTOR=$(CROSS_TIMEOUTFACTOR) $(check-subset) $(OBJ_PPC64LE) \
 	  nptl ppc64le-nptl "" $(PPC64LE_QEMU_FAILURES) $(RESULTS) $(JOBS)
 
-cross-check: check-ppc-barriers check-ppc64le-tp check-ppc64le-nptl
+cross-build-i686: cross-assemble kernel-headers
+	@CROSS_HEADERS=$(KERNEL_HEADERS)/include $(cross-build) $(CROSS_I686) \
+	  $(SRC) $(OBJ_I686) $(JOBS) $(CROSS_LE_SUITE_TARGETS)
+
+check-i686-tp: cross-build-i686
+	@$(run-suite) i686-tp $(check-subset) $(OBJ_I686) nptl i686-tp "" "" \
+	  $(RESULTS) $(JOBS) $(CROSS_I686_TESTS)
+
+cross-check: check-ppc-barriers check-ppc64le-tp check-ppc64le-nptl \
+	check-i686-tp

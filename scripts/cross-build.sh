@@ -3,7 +3,10 @@
 #
 # Cross-configure the assembled glibc tree SRC for TRIPLET (e.g.
 # powerpc64le-linux-gnu) with Debian's cross compiler TRIPLET-gcc and the
-# kernel headers of linux-libc-dev-ARCH-cross, in OBJDIR (once), and build
+# kernel headers of linux-libc-dev-ARCH-cross (or those of the directory
+# CROSS_HEADERS names, such as the TPF series' own from make
+# kernel-headers, whose x86 UAPI serves i686 too), in OBJDIR (once, and
+# again when the headers change), and build
 # it: all of glibc, or only the TARGETs named.  A TARGET without a slash
 # is a goal of glibc's top-level make (e.g. lib: every library, ld.so
 # and the crt files, without the programs and modules of `others'); one
@@ -25,11 +28,16 @@ die() { echo "cross-build: error: $*" >&2; exit 1; }
 
 command -v "$triplet-gcc" > /dev/null \
   || die "$triplet-gcc missing: install gcc-$triplet (scripts/install-deps.sh)"
-headers=/usr/$triplet/include
+headers=${CROSS_HEADERS:-/usr/$triplet/include}
 [ -f "$headers/linux/version.h" ] \
   || die "$headers/linux/version.h missing: install the linux-libc-dev cross package of $triplet"
 [ -x "$src/configure" ] || die "$src is not an assembled glibc tree (scripts/assemble-glibc.sh)"
 
+if [ -f "$objdir/config.make" ] \
+   && ! grep -qx "sysheaders = $headers" "$objdir/config.make"; then
+  echo "cross-build: $objdir was configured with other kernel headers: configuring again"
+  rm -f "$objdir/config.make"
+fi
 if [ ! -f "$objdir/config.make" ]; then
   rm -rf "$objdir"
   mkdir -p "$objdir"

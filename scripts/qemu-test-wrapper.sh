@@ -1,7 +1,8 @@
 #!/bin/sh
 # glibc test-wrapper for cross-built trees: runs powerpc64 programs under
 # qemu-user (qemu-ppc64le, or qemu-ppc64 for big-endian), anything else
-# (a host shell, a script) as it is.  scripts/cross-build.sh puts
+# (an i686 program, which the x86_64 kernel runs, a host shell, a
+# script) as it is.  scripts/cross-build.sh puts
 #   test-wrapper = .../scripts/qemu-test-wrapper.sh
 # into the object directory's configparms, so glibc's `make check' runs
 #   qemu-test-wrapper.sh [env [-i] [-u VAR]... [VAR=VALUE]...] PROGRAM ARG...
