@@ -30,7 +30,7 @@ command -v "$triplet-gcc" > /dev/null \
   || die "$triplet-gcc missing: install gcc-$triplet (scripts/install-deps.sh)"
 headers=${CROSS_HEADERS:-/usr/$triplet/include}
 [ -f "$headers/linux/version.h" ] \
-  || die "$headers/linux/version.h missing: install the linux-libc-dev cross package of $triplet"
+  || die "$headers/linux/version.h missing: install the linux-libc-dev cross package of $triplet${CROSS_HEADERS:+, or make kernel-headers}"
 [ -x "$src/configure" ] || die "$src is not an assembled glibc tree (scripts/assemble-glibc.sh)"
 
 if [ -f "$objdir/config.make" ] \
