@@ -61,14 +61,15 @@ CROSS_LE_SUITE_TARGETS := lib support/libsupport_nonshared.a
 # it first (scripts/cross-build.sh takes the subdirectories in order).
 CROSS_NPTL_OBJECTS := misc/bits/syscall.h \
   $(patsubst $(srcdir)/%.c,%.o,$(wildcard $(srcdir)/nptl/*.c))
+# The fork's lock tests.
+CROSS_LOCK_TESTS := $(notdir $(basename $(wildcard \
+  $(srcdir)/nptl/tst-mutex-tp-*.c $(srcdir)/nptl/tst-rwlock-pf-*.c \
+  $(srcdir)/nptl/tst-rwlock-tp-*.c)))
 # tst-mutex-tp-robust cannot pass under qemu-user (owner death needs the
 # kernel's robust list; tests/ppc64le-qemu-failures.txt): it would only
 # wait for its timeout here, and check-ppc64le-nptl still runs it.
 CROSS_TP_QEMU_UNRUNNABLE := tst-mutex-tp-robust
-CROSS_TP_TESTS := $(filter-out $(CROSS_TP_QEMU_UNRUNNABLE), \
-  $(notdir $(basename $(wildcard \
-    $(srcdir)/nptl/tst-mutex-tp-*.c $(srcdir)/nptl/tst-rwlock-pf-*.c \
-    $(srcdir)/nptl/tst-rwlock-tp-*.c))))
+CROSS_TP_TESTS := $(filter-out $(CROSS_TP_QEMU_UNRUNNABLE),$(CROSS_LOCK_TESTS))
 
 # i686 (Debian's i686-linux-gnu cross compiler): the x86_64 kernel runs
 # its programs as they are (scripts/qemu-test-wrapper.sh passes them
@@ -78,9 +79,6 @@ CROSS_TP_TESTS := $(filter-out $(CROSS_TP_QEMU_UNRUNNABLE), \
 # numbers too), so the kernel path is compiled as well.
 CROSS_I686 := i686-linux-gnu
 OBJ_I686 := $(BUILD)/glibc-i686
-CROSS_I686_TESTS := $(notdir $(basename $(wildcard \
-  $(srcdir)/nptl/tst-mutex-tp-*.c $(srcdir)/nptl/tst-rwlock-pf-*.c \
-  $(srcdir)/nptl/tst-rwlock-tp-*.c)))
 
 .PHONY: cross-assemble cross-build-ppc64le cross-build-ppc64le-all \
 	cross-compile-ppc64 cross-build-i686 check-i686-tp \
@@ -125,7 +123,7 @@ cross-build-i686: cross-assemble kernel-headers
 
 check-i686-tp: cross-build-i686
 	@$(run-suite) i686-tp $(check-subset) $(OBJ_I686) nptl i686-tp "" "" \
-	  $(RESULTS) $(JOBS) $(CROSS_I686_TESTS)
+	  $(RESULTS) $(JOBS) $(CROSS_LOCK_TESTS)
 
 cross-check: check-ppc-barriers check-ppc64le-tp check-ppc64le-nptl \
 	check-i686-tp

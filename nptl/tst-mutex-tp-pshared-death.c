@@ -188,11 +188,11 @@ do_test (void)
   /* On the 32-bit layouts the user-space path has no hand-off for
      robust mutexes (the manual's TP mutex limitations): their hand-off
      word would be the robust list's link.  */
-  int robust_cases = kernel || __PTHREAD_MUTEX_HAVE_PREV ? 2 : 1;
-  if (robust_cases == 1)
+  bool robust_handoff = kernel || __PTHREAD_MUTEX_HAVE_PREV;
+  if (!robust_handoff)
     puts ("info: robust: no hand-off for robust mutexes on this layout, "
 	  "not checked");
-  for (int robust = 0; robust < robust_cases; robust++)
+  for (int robust = 0; robust <= robust_handoff; robust++)
     {
       check_requester_death (robust, true);
       check_requester_death (robust, false);

@@ -40,7 +40,7 @@ static volatile int stop;
 static volatile int hog_running;
 
 static void
-busy_ns (long long ns)
+busy_ns (int64_t ns)
 {
   int64_t start = now_ns ();
   while (now_ns () - start < ns)
@@ -128,7 +128,7 @@ do_test (void)
     {
       int64_t start = now_ns ();
       xpthread_mutex_lock (&m);
-      long long waited = now_ns () - start;
+      int64_t waited = now_ns () - start;
       xpthread_mutex_unlock (&m);
       if (waited > worst)
 	worst = waited;

@@ -34,7 +34,7 @@ headers=${CROSS_HEADERS:-/usr/$triplet/include}
 [ -x "$src/configure" ] || die "$src is not an assembled glibc tree (scripts/assemble-glibc.sh)"
 
 if [ -f "$objdir/config.make" ] \
-   && ! grep -qx "sysheaders = $headers" "$objdir/config.make"; then
+   && ! grep -qxF "sysheaders = $headers" "$objdir/config.make"; then
   echo "cross-build: $objdir was configured with other kernel headers: configuring again"
   rm -f "$objdir/config.make"
 fi
